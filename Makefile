@@ -1,0 +1,105 @@
+# ducksassy developer commands. The two that matter:
+#   make demo   build and install the package, then run the main job on real
+#               data (inst/scripts/demo.R)
+#   make test   cargo test of the Rust core, then R CMD build + R CMD check
+#               (fails on any ERROR or WARNING)
+# Others: setup, document, install, check, build, wrappers, readme,
+# benchmarks, clean.
+#
+# DUCKSASSY_SIMD=avx512|avx2|scalar|native overrides the SIMD backend that
+# tools/config picks for this CPU (for the R package and for cargo test).
+
+SHELL := /bin/bash
+R ?= R
+RSCRIPT ?= Rscript
+PKG := ducksassy
+VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
+TARBALL := $(PKG)_$(VERSION).tar.gz
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+RUST_DIR := src/rust
+
+.PHONY: all setup document install demo test rust-vendor rust-test build \
+        check wrappers readme benchmarks clean distclean
+
+all: install
+
+# Debian packages, CRAN packages (DBI, nanoarrow, duckdb); idempotent.
+setup:
+	bash tools/setup
+
+# NAMESPACE and man/ from the roxygen comments.
+document:
+	$(RSCRIPT) -e 'roxygen2::roxygenise()'
+
+# In-place install; keeps src/rust/target so rebuilds are incremental.
+install: setup document
+	NOT_CRAN=true CARGO_BUILD_JOBS=$(NPROC) $(R) CMD INSTALL --no-multiarch .
+
+demo: install
+	$(RSCRIPT) inst/scripts/demo.R
+
+# Unpacked crates and the cargo source replacement, for cargo calls made
+# outside R CMD INSTALL (the package build does the same in src/Makevars).
+rust-vendor:
+	@cd $(RUST_DIR) && \
+	if [ ! -f vendor/sassy/Cargo.toml ]; then \
+	  echo "unpacking $(RUST_DIR)/vendor.tar.xz"; rm -rf vendor; tar -xJf vendor.tar.xz; \
+	fi && \
+	if ! grep -q vendored-sources .cargo/config.toml 2>/dev/null; then \
+	  mkdir -p .cargo && \
+	  printf '%s\n' '[source.crates-io]' 'replace-with = "vendored-sources"' '' \
+	    '[source.vendored-sources]' 'directory = "vendor"' > .cargo/config.toml; \
+	fi
+
+# cargo test of the pure-Rust core, with the same SIMD flags as the package.
+rust-test: rust-vendor
+	@set -euo pipefail; \
+	eval "$$(sh tools/config)"; \
+	cd $(RUST_DIR)/core; \
+	echo "cargo test (backend $$DS_BACKEND, RUSTFLAGS='$$DS_RUSTFLAGS' $$DS_CARGO_FLAGS)"; \
+	env -u CARGO_ENCODED_RUSTFLAGS CARGO_HOME="$(CURDIR)/$(RUST_DIR)/cargo-home" \
+	  RUSTFLAGS="$$DS_RUSTFLAGS" cargo test --offline $$DS_CARGO_FLAGS
+
+build: document
+	rm -f $(TARBALL)
+	$(R) CMD build .
+
+# R CMD check of the tarball; fails on any ERROR or WARNING (NOTEs pass).
+# NOT_CRAN=true so that tests marked skip_on_cran() run too.
+check: build
+	rm -rf $(PKG).Rcheck
+	_R_CHECK_FORCE_SUGGESTS_=false NOT_CRAN=true $(R) CMD check --no-manual $(TARBALL) || true
+	@log=$(PKG).Rcheck/00check.log; \
+	test -f $$log || { echo "make check: $$log is missing"; exit 1; }; \
+	status=$$(grep '^Status:' $$log || echo "Status: unknown"); \
+	echo "R CMD check $$status"; \
+	if echo "$$status" | grep -qE 'ERROR|WARNING|unknown'; then \
+	  grep -nE '\.\.\. (ERROR|WARNING)' -A 25 $$log || true; \
+	  for f in $(PKG).Rcheck/tests/*.Rout.fail; do [ -f "$$f" ] && tail -n 60 "$$f"; done; \
+	  exit 1; \
+	fi
+
+test: setup rust-test check
+
+# R/extendr-wrappers.R from the metadata of the installed library.
+wrappers: install
+	$(RSCRIPT) tools/extendr-wrappers.R
+
+readme: install
+	$(RSCRIPT) -e 'rmarkdown::render("README.Rmd", quiet = TRUE)'
+	rm -f README.html
+
+benchmarks: install
+	@if [ -f benchmarks/run_all.R ]; then \
+	  $(RSCRIPT) benchmarks/run_all.R; \
+	else \
+	  echo "benchmarks/run_all.R does not exist yet"; \
+	fi
+
+clean:
+	rm -rf $(PKG).Rcheck $(PKG)_*.tar.gz src/*.o src/*.so src/Makevars \
+	  $(RUST_DIR)/target $(RUST_DIR)/cargo-home README.html
+
+# also the unpacked crates and the cargo source replacement
+distclean: clean
+	rm -rf $(RUST_DIR)/vendor $(RUST_DIR)/.cargo

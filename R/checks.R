@@ -1,0 +1,305 @@
+# Argument checks. Each check_*() either returns the cleaned value (e.g. `k`
+# as an integer, `rc` with its default filled in) or raises a
+# `ducksassy_input_error` through ducksassy_abort() whose message names the
+# argument, the index where there is one, and the offending value.
+#
+# Everything sassy would panic on is caught here or in the Rust validation
+# before the search starts; the Rust side re-checks what it must (letters
+# outside the alphabet), and reports through the same condition classes.
+
+alphabets <- c("iupac", "dna", "ascii")
+
+# Largest thread count accepted; more is almost certainly a mistake and a
+# pool that size could exhaust the process's threads.
+max_threads <- 1024L
+
+# ---------------------------------------------------------------------------
+# Inputs: texts and patterns
+
+#' Coerce texts (or patterns) to what the engine reads
+#'
+#' Today only character vectors are accepted; this is the one place where
+#' `XStringSet`s and other sequence containers will be converted later.
+#' Returns a character vector (names kept).
+#' @noRd
+as_texts <- function(x, arg = "texts", call = rlang::caller_env()) {
+  if (is.character(x)) {
+    return(x)
+  }
+  abort_not_character(x, arg, call)
+}
+
+abort_not_character <- function(x, arg, call) {
+  what <- describe_type(x)
+  ducksassy_abort(
+    c(
+      paste0("`", arg, "` must be a character vector."),
+      x = paste0("`", arg, "` is ", what, ".")
+    ),
+    arg = arg,
+    value = what,
+    call = call
+  )
+}
+
+describe_type <- function(x) {
+  if (is.null(x)) {
+    "NULL"
+  } else if (is.factor(x)) {
+    "a factor"
+  } else if (is.data.frame(x)) {
+    "a data frame"
+  } else if (is.list(x)) {
+    "a list"
+  } else if (is.atomic(x)) {
+    paste0("a ", typeof(x), " vector")
+  } else {
+    paste0("an object of type ", typeof(x))
+  }
+}
+
+check_texts <- function(texts, call = rlang::caller_env()) {
+  as_texts(texts, arg = "texts", call = call)
+}
+
+check_patterns <- function(patterns, call = rlang::caller_env()) {
+  patterns <- as_texts(patterns, arg = "patterns", call = call)
+  if (length(patterns) == 0L) {
+    ducksassy_abort(
+      c(
+        "`patterns` must contain at least one pattern.",
+        x = "`patterns` has length 0."
+      ),
+      arg = "patterns",
+      value = patterns,
+      call = call
+    )
+  }
+  bad <- which(is.na(patterns))
+  if (length(bad) > 0L) {
+    i <- bad[[1L]]
+    ducksassy_abort(
+      c(
+        "`patterns` must not contain missing values.",
+        locate_bullet("patterns", i, patterns[[i]]),
+        more_bullet(bad)
+      ),
+      arg = "patterns",
+      index = i,
+      value = patterns[[i]],
+      call = call
+    )
+  }
+  bad <- which(nchar(patterns, type = "bytes") == 0L)
+  if (length(bad) > 0L) {
+    i <- bad[[1L]]
+    ducksassy_abort(
+      c(
+        "`patterns` must not contain empty strings.",
+        locate_bullet("patterns", i, patterns[[i]]),
+        more_bullet(bad)
+      ),
+      arg = "patterns",
+      index = i,
+      value = patterns[[i]],
+      call = call
+    )
+  }
+  patterns
+}
+
+more_bullet <- function(bad) {
+  if (length(bad) > 1L) {
+    c(i = paste0(
+      "And ", length(bad) - 1L, " more (",
+      paste(utils::head(bad[-1L], 5L), collapse = ", "),
+      if (length(bad) > 6L) ", ...", ")."
+    ))
+  }
+}
+
+# ---------------------------------------------------------------------------
+# Scalars
+
+# TRUE when `x` is one finite whole number (integer or double, not logical).
+is_whole_scalar <- function(x) {
+  (is.integer(x) || is.double(x)) && length(x) == 1L && !is.na(x) &&
+    is.finite(x) && x == trunc(x)
+}
+
+abort_scalar <- function(arg, what, value, call) {
+  ducksassy_abort(
+    c(paste0("`", arg, "` must be ", what, "."), locate_bullet(arg, NULL, value)),
+    arg = arg,
+    value = value,
+    call = call
+  )
+}
+
+check_k <- function(k, patterns, call = rlang::caller_env()) {
+  if (!is_whole_scalar(k) || k < 0) {
+    abort_scalar("k", "a single whole number >= 0", k, call)
+  }
+  len <- nchar(patterns, type = "bytes")
+  bad <- which(len <= k)
+  if (length(bad) > 0L) {
+    i <- bad[[1L]]
+    ducksassy_abort(
+      c(
+        "`k` must be less than the length of every pattern.",
+        x = paste0(
+          "`k` is ", format_value(k), ", but `patterns[", i, "]` (",
+          format_value(patterns[[i]]), ") has length ", len[[i]], "."
+        ),
+        more_bullet(bad)
+      ),
+      arg = "k",
+      index = i,
+      value = k,
+      call = call
+    )
+  }
+  as.integer(k)
+}
+
+check_alphabet <- function(alphabet, call = rlang::caller_env()) {
+  if (identical(alphabet, alphabets)) {
+    return(alphabets[[1L]])
+  }
+  if (!is.character(alphabet) || length(alphabet) != 1L || is.na(alphabet) ||
+    !(tolower(alphabet) %in% alphabets)) {
+    ducksassy_abort(
+      c(
+        "`alphabet` must be one of \"iupac\", \"dna\" or \"ascii\".",
+        locate_bullet("alphabet", NULL, alphabet)
+      ),
+      arg = "alphabet",
+      value = alphabet,
+      call = call
+    )
+  }
+  tolower(alphabet)
+}
+
+check_flag <- function(x, arg, call = rlang::caller_env()) {
+  if (!is.logical(x) || length(x) != 1L || is.na(x)) {
+    abort_scalar(arg, "TRUE or FALSE", x, call)
+  }
+  x
+}
+
+check_rc <- function(rc, alphabet, call = rlang::caller_env()) {
+  if (is.null(rc)) {
+    return(alphabet != "ascii")
+  }
+  rc <- check_flag(rc, "rc", call = call)
+  if (rc && alphabet == "ascii") {
+    ducksassy_abort(
+      c(
+        "`rc = TRUE` is not allowed with `alphabet = \"ascii\"`.",
+        x = "`rc` is TRUE; reverse complements exist only for \"dna\" and \"iupac\"."
+      ),
+      arg = "rc",
+      value = rc,
+      call = call
+    )
+  }
+  rc
+}
+
+# A NULL or a number in [0, 1]; NULL becomes NA_real_ for the binding.
+check_fraction <- function(x, arg, call) {
+  if (is.null(x)) {
+    return(NA_real_)
+  }
+  if (!(is.integer(x) || is.double(x)) || length(x) != 1L || is.na(x) ||
+    x < 0 || x > 1) {
+    abort_scalar(arg, "NULL or a single number between 0 and 1", x, call)
+  }
+  as.double(x)
+}
+
+check_overhang <- function(overhang, alphabet, call = rlang::caller_env()) {
+  out <- check_fraction(overhang, "overhang", call)
+  if (!is.na(out) && alphabet != "iupac") {
+    ducksassy_abort(
+      c(
+        "`overhang` is only supported with `alphabet = \"iupac\"`.",
+        x = paste0(
+          "`overhang` is ", format_value(overhang), " and `alphabet` is \"",
+          alphabet, "\"."
+        )
+      ),
+      arg = "overhang",
+      value = overhang,
+      call = call
+    )
+  }
+  out
+}
+
+check_max_n_frac <- function(max_n_frac, alphabet, call = rlang::caller_env()) {
+  out <- check_fraction(max_n_frac, "max_n_frac", call)
+  # It counts the letters N/n of the matched text; in free ASCII text that is
+  # not what anybody means, so it is refused rather than silently applied.
+  if (!is.na(out) && alphabet == "ascii") {
+    ducksassy_abort(
+      c(
+        "`max_n_frac` is not supported with `alphabet = \"ascii\"`.",
+        x = paste0("`max_n_frac` is ", format_value(max_n_frac), ".")
+      ),
+      arg = "max_n_frac",
+      value = max_n_frac,
+      call = call
+    )
+  }
+  out
+}
+
+check_threads <- function(threads, call = rlang::caller_env(),
+                          arg = "threads") {
+  if (!is_whole_scalar(threads) || threads < 1 || threads > max_threads) {
+    abort_scalar(
+      arg,
+      paste0("a single whole number between 1 and ", max_threads),
+      threads,
+      call
+    )
+  }
+  as.integer(threads)
+}
+
+# ---------------------------------------------------------------------------
+# All search arguments at once
+
+#' Check every search argument and return the values the binding takes
+#' @noRd
+new_search_plan <- function(texts, patterns, k, alphabet, rc, all_endpoints,
+                            overhang, max_n_frac, ignore_case, cigar, threads,
+                            call = rlang::caller_env()) {
+  texts <- check_texts(texts, call = call)
+  patterns <- check_patterns(patterns, call = call)
+  alphabet <- check_alphabet(alphabet, call = call)
+  k <- check_k(k, patterns, call = call)
+  rc <- check_rc(rc, alphabet, call = call)
+  all_endpoints <- check_flag(all_endpoints, "all_endpoints", call = call)
+  overhang <- check_overhang(overhang, alphabet, call = call)
+  max_n_frac <- check_max_n_frac(max_n_frac, alphabet, call = call)
+  # dna and iupac are always case-insensitive; the flag matters for ascii only.
+  ignore_case <- check_flag(ignore_case, "ignore_case", call = call)
+  cigar <- check_flag(cigar, "cigar", call = call)
+  threads <- check_threads(threads, call = call)
+  list(
+    texts = texts,
+    patterns = patterns,
+    k = k,
+    alphabet = alphabet,
+    ignore_case = ignore_case,
+    rc = rc,
+    all_endpoints = all_endpoints,
+    overhang = overhang,
+    max_n_frac = max_n_frac,
+    cigar = cigar,
+    threads = threads
+  )
+}

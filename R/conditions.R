@@ -1,0 +1,188 @@
+# Conditions: the one abort helper, the condition classes, and the converter
+# for errors that come back from Rust as values.
+#
+# Every error the package raises goes through `ducksassy_abort()`, so every
+# error has class `c(<subclass>, "ducksassy_error", "rlang_error", "error",
+# "condition")` and carries the fields `arg`, `index` and `value` for code
+# that wants to handle it. Subclasses in use:
+#
+# - `ducksassy_input_error`: a bad argument or a bad letter in the input.
+# - `ducksassy_limit_error`: a limit was hit (never silently truncated).
+# - `ducksassy_interrupt`: the user interrupted a long search.
+# - `ducksassy_internal_error`: the native code returned something it should
+#   not have; a bug in ducksassy, please report it.
+
+#' Raise a ducksassy error
+#'
+#' @param message A character vector of cli bullets. The first element is the
+#'   headline (it should name the argument); later ones are `"x"` / `"i"`
+#'   bullets naming the index and the offending value. Text that comes from
+#'   the user must be escaped with `cli_escape()` first, or be passed as a
+#'   glue variable, because braces are interpolated.
+#' @param class The subclass, e.g. `"ducksassy_input_error"`.
+#' @param ... Extra fields for the condition object.
+#' @param arg,index,value The offending argument name, 1-based index (or
+#'   `NULL`) and value, stored in the condition for programmatic use.
+#' @param call The call to report, usually the user-facing function's frame.
+#' @param .envir Environment in which cli interpolates `message`.
+#' @noRd
+ducksassy_abort <- function(message,
+                            class = "ducksassy_input_error",
+                            ...,
+                            arg = NULL,
+                            index = NULL,
+                            value = NULL,
+                            call = rlang::caller_env(),
+                            .envir = parent.frame()) {
+  cli::cli_abort(
+    message,
+    class = unique(c(class, "ducksassy_error")),
+    ...,
+    arg = arg,
+    index = index,
+    value = value,
+    call = call,
+    .envir = .envir
+  )
+}
+
+#' Escape text for use inside a cli message
+#'
+#' cli interpolates `{...}`; user text (an ASCII pattern, say) may contain
+#' braces, so they are doubled before the text is pasted into a message.
+#' @noRd
+cli_escape <- function(x) {
+  x <- gsub("{", "{{", x, fixed = TRUE)
+  gsub("}", "}}", x, fixed = TRUE)
+}
+
+#' Format a value for an error message
+#'
+#' Strings are quoted and shortened to `width` characters, numbers printed
+#' with enough digits to see why they are wrong, `NULL`/`NA` spelled out and
+#' anything else described by its type. The result is escaped for cli.
+#' @noRd
+format_value <- function(x, width = 40L) {
+  out <- if (is.null(x)) {
+    "NULL"
+  } else if (is.factor(x)) {
+    "a factor"
+  } else if (is.list(x)) {
+    "a list"
+  } else if (!is.atomic(x)) {
+    paste0("an object of type ", typeof(x))
+  } else if (length(x) != 1L) {
+    paste0("a ", typeof(x), " vector of length ", length(x))
+  } else if (is.na(x)) {
+    if (is.character(x)) "NA" else paste0("NA (", typeof(x), ")")
+  } else if (is.character(x)) {
+    s <- x
+    if (nchar(s, type = "bytes", allowNA = TRUE) > width ||
+      is.na(nchar(s, type = "chars", allowNA = TRUE))) {
+      s <- substr_bytes(s, width)
+      paste0(encodeString(s, quote = "\""), "...")
+    } else {
+      encodeString(s, quote = "\"")
+    }
+  } else if (is.double(x)) {
+    format(x, digits = 15)
+  } else {
+    format(x)
+  }
+  cli_escape(out)
+}
+
+# The first `width` bytes of a string, without splitting a UTF-8 letter.
+substr_bytes <- function(s, width) {
+  raw <- charToRaw(s)
+  if (length(raw) <= width) {
+    return(s)
+  }
+  raw <- raw[seq_len(width)]
+  out <- rawToChar(raw)
+  Encoding(out) <- Encoding(s)
+  # Drop a trailing partial UTF-8 sequence, if any.
+  while (length(raw) > 0L && !validUTF8(out) && Encoding(s) == "UTF-8") {
+    raw <- raw[-length(raw)]
+    out <- rawToChar(raw)
+    Encoding(out) <- "UTF-8"
+  }
+  out
+}
+
+# The "x" bullet that names argument, index and value, e.g.
+#   `patterns[3]` is "".
+locate_bullet <- function(arg, index = NULL, value) {
+  where <- if (is.null(index) || is.na(index)) {
+    paste0("`", arg, "`")
+  } else {
+    paste0("`", arg, "[", index, "]`")
+  }
+  c(x = paste0(where, " is ", format_value(value), "."))
+}
+
+#' Turn an error value returned by the Rust binding into an R error
+#'
+#' The binding never throws: on bad input (a letter outside the alphabet, say)
+#' or an interrupt it returns a list of class `"ducksassy_rust_error"` with
+#' fields `class`, `message`, `arg`, `index` (1-based) and `value`. This
+#' re-raises it through `ducksassy_abort()`.
+#' @noRd
+abort_rust_error <- function(err, call = rlang::caller_env()) {
+  field <- function(name) {
+    x <- err[[name]]
+    if (is.null(x) || length(x) != 1L || is.na(x)) NULL else x
+  }
+  class <- field("class") %||% "ducksassy_internal_error"
+  if (!is.character(class) || !startsWith(class, "ducksassy_")) {
+    class <- "ducksassy_internal_error"
+  }
+  message <- field("message") %||% "The search failed."
+  arg <- field("arg")
+  index <- field("index")
+  value <- field("value")
+
+  bullets <- cli_escape(as.character(message))
+  if (!is.null(arg)) {
+    where <- if (is.null(index)) {
+      paste0("`", arg, "`")
+    } else {
+      paste0("`", arg, "[", index, "]`")
+    }
+    bullets <- c(
+      bullets,
+      x = if (is.null(value)) {
+        paste0("In ", cli_escape(where), ".")
+      } else {
+        paste0("In ", cli_escape(where), ": ", format_value(value), ".")
+      }
+    )
+  } else if (!is.null(value)) {
+    bullets <- c(bullets, x = paste0("Value: ", format_value(value), "."))
+  }
+  if (identical(class, "ducksassy_internal_error")) {
+    bullets <- c(
+      bullets,
+      i = "This is a bug in ducksassy; please report it with a reproducible example."
+    )
+  }
+  ducksassy_abort(
+    bullets,
+    class = class,
+    arg = arg,
+    index = index,
+    value = value,
+    call = call
+  )
+}
+
+#' Check a value returned by the binding; re-raise it if it is an error
+#' @noRd
+rust_result <- function(res, call = rlang::caller_env()) {
+  if (inherits(res, "ducksassy_rust_error")) {
+    abort_rust_error(res, call = call)
+  }
+  res
+}
+
+`%||%` <- function(x, y) if (is.null(x)) y else x

@@ -1,0 +1,279 @@
+#' Approximate search of patterns in many sequences
+#'
+#' @description
+#' Find every approximate occurrence of one or more `patterns` (primers,
+#' barcodes, adapters, guides, or any short string) in many `texts`, allowing
+#' up to `k` substitutions, insertions and deletions (unit-cost edit
+#' distance). The search runs in parallel in native code with SIMD, using the
+#' sassy library of Beeloo and Groot Koerkamp.
+#'
+#' * `sassy_search()` returns one row per hit, with coordinates, cost, strand
+#'   and alignment.
+#' * `sassy_count()` returns the number of hits per text and pattern.
+#' * `sassy_contains()` says whether each text has at least one hit; it stops
+#'   at the first hit of each text.
+#'
+#' All three share one engine: `sassy_count()` equals
+#' `table(hits$record)` and `sassy_contains()` equals `record %in%
+#' hits$record` for the `hits` of `sassy_search()` with the same arguments.
+#'
+#' @section What counts as a hit:
+#' For a pattern of length `m` and a text, the *end cost* at text position `j`
+#' is the smallest edit distance between the pattern and any substring of the
+#' text that ends at `j` (semi-global alignment: the text before and after
+#' the match is free, the whole pattern must be aligned). Every end position
+#' with cost `<= k` has a match, but neighbouring end positions usually
+#' describe the same occurrence (`ABC` in `XXXABCXXX` with `k = 1` ends with
+#' cost 1, 0, 1 after `AB`, `ABC`, `ABCX`). By default only the rightmost end
+#' position of each local minimum of the end cost is reported, so that
+#' occurrence gives one hit (`ABC`, cost 0). With `all_endpoints = TRUE`
+#' every end position with cost `<= k` is reported (three hits there).
+#'
+#' With `rc = TRUE` the pattern is also searched in the reverse complement of
+#' each text. Those hits have `strand = "-"`; their end positions and local
+#' minima are taken in the reverse-complement text, while `start` and `end`
+#' are reported on the forward text. A palindromic site can give a hit on each
+#' strand.
+#'
+#' Each hit's alignment is found by a traceback that prefers matches and
+#' substitutions, then deletions, then insertions; its `cost` is the end
+#' cost, the minimum for that end position, but among alignments of equal
+#' cost the one reported is not guaranteed to have the fewest substitutions.
+#'
+#' @section Alphabets and case:
+#' * `"dna"`: `A`, `C`, `G`, `T` only, upper or lower case.
+#' * `"iupac"`: the IUPAC nucleotide codes `A C G T U R Y S W K M B D H V N`
+#'   (`U` is read as `T`), upper or lower case. Two codes match when the
+#'   sets of bases they stand for intersect, so `N` matches every base and
+#'   `R` matches `A`, `G` and `R`. A run of `N` in a text therefore matches
+#'   anything; `max_n_frac` drops such hits.
+#' * `"ascii"`: any byte below 128, compared exactly, or ignoring the case of
+#'   `A-Z`/`a-z` with `ignore_case = TRUE`. There is no reverse complement.
+#'
+#' `"dna"` and `"iupac"` are always case-insensitive, on both strands;
+#' `ignore_case` only changes `"ascii"`. A letter outside the alphabet in a
+#' text or pattern is an error naming the record and the letter, never a
+#' silent mismatch.
+#'
+#' @section Coordinates and order:
+#' All coordinates are 1-based and inclusive, on the forward text:
+#' `substr(texts[record], start, end)` is the matched region, whatever the
+#' strand, and `IRanges::IRanges(start, end)` needs no arithmetic. (sassy's
+#' own 0-based half-open `text_start`, `text_end` are `start - 1` and `end`.)
+#' On the `"-"` strand the `cigar` aligns the pattern with the reverse
+#' complement of that region. An empty region (possible only with
+#' `overhang`) has `end = start - 1`, as in IRanges.
+#'
+#' Rows are ordered by `record`, `pattern`, `start`, `end` and `strand`
+#' (`"+"` first). The same input gives the identical data frame whatever the
+#' number of threads.
+#'
+#' @section Missing and empty values:
+#' An `NA` text gives `NA` in `sassy_count()` and `sassy_contains()` and no
+#' rows in `sassy_search()`. Empty texts and texts shorter than a pattern
+#' are searched normally and usually have no hits (count 0). Zero texts give
+#' a zero-row data frame with the usual columns or a zero-length result.
+#' Patterns may not be `NA` or empty.
+#'
+#' @section Errors:
+#' Bad input raises an error of class `ducksassy_error`, with subclass
+#' `ducksassy_input_error`, whose message names the argument, the index of
+#' the offending element where there is one, and its value:
+#' non-character `texts` or `patterns` (including factors, lists and
+#' `NULL`), no patterns, an `NA` or empty pattern, `k` that is not a single
+#' whole number `>= 0` or is not below the length of every pattern, an
+#' unknown `alphabet`, `rc = TRUE` with `"ascii"`, `overhang` outside `[0, 1]`
+#' or with an alphabet other than `"iupac"`, `max_n_frac` outside `[0, 1]` or
+#' with `"ascii"`, flags that are not `TRUE` or `FALSE`, `threads` not a whole
+#' number in `1..1024`, and letters outside the alphabet in a text or pattern.
+#' Interrupting a search (Ctrl-C / Esc) raises a condition of class
+#' `ducksassy_interrupt`, also a `ducksassy_error`.
+#'
+#' @param texts A character vector of sequences to search (the *records*).
+#'   Elements may be `NA` (no hits, `NA` count) or empty. Names, if any, are
+#'   carried into the `name` column and the row names of counts. Only
+#'   character vectors are accepted for now.
+#' @param patterns A character vector of one or more patterns, none `NA` or
+#'   empty. Names, if any, become the column names of `sassy_count()` /
+#'   `sassy_contains()` matrices. Many patterns of equal length are searched
+#'   together in SIMD batches, with the same result as one by one.
+#' @param k Maximum edit distance (number of substitutions, insertions and
+#'   deletions, each costing 1): a single whole number with
+#'   `0 <= k < nchar(pattern)` for every pattern. Default `0L`, exact
+#'   matches only.
+#' @param alphabet `"iupac"` (default), `"dna"` or `"ascii"`; see
+#'   *Alphabets and case*.
+#' @param rc Also search the reverse complement of each text: `TRUE` or
+#'   `FALSE`. `NULL` (default) means `TRUE` for `"dna"` and `"iupac"` and
+#'   `FALSE` for `"ascii"`, where `TRUE` is an error.
+#' @param all_endpoints `FALSE` (default) reports the rightmost end position
+#'   of each local minimum of the cost; `TRUE` reports every end position
+#'   with cost `<= k` (many overlapping hits per occurrence). For
+#'   `sassy_contains()` it does not change the answer.
+#' @param overhang `NULL` (default) or the overhang cost `alpha`, a number in
+#'   `[0, 1]`: the pattern may then hang over either end of the text, each
+#'   pattern letter outside the text costing `alpha` (the total rounded
+#'   down), and `pattern_start`, `pattern_end` tell which part of the pattern
+#'   is inside the text. `"iupac"` only.
+#' @param max_n_frac `NULL` (default, no filter) or a number in `[0, 1]`:
+#'   drop hits whose matched text region has a larger fraction of `N`
+#'   letters. `"dna"` and `"iupac"` only (`"dna"` texts contain no `N`).
+#' @param ignore_case For `"ascii"`: compare letters ignoring case (`TRUE`)
+#'   or exactly (`FALSE`, default). `"dna"` and `"iupac"` are always
+#'   case-insensitive and ignore this flag.
+#' @param cigar `TRUE` (default) to return the alignment of each hit as a
+#'   CIGAR string; `FALSE` leaves the `cigar` column `NA`, which saves time
+#'   and memory. Coordinates and costs are exact either way.
+#' @param threads Number of worker threads for this call, a whole number
+#'   from 1 to 1024. Default [sassy_threads()].
+#'
+#' @return
+#' `sassy_search()`: a base `data.frame` with one row per hit and columns
+#'
+#' \describe{
+#'   \item{`record`}{integer, 1-based index of the text in `texts`.}
+#'   \item{`name`}{character, `names(texts)[record]`; only present when
+#'     `texts` has names.}
+#'   \item{`pattern`}{integer, 1-based index of the pattern in `patterns`.}
+#'   \item{`start`, `end`}{integer, 1-based inclusive position of the matched
+#'     region in the forward text, on either strand.}
+#'   \item{`pattern_start`, `pattern_end`}{integer, 1-based inclusive part of
+#'     the pattern that is aligned; always `1` and `nchar(pattern)` unless
+#'     `overhang` is used.}
+#'   \item{`cost`}{integer, edit distance of the alignment, `0..k`.}
+#'   \item{`strand`}{character, `"+"`, or `"-"` when the pattern matched the
+#'     reverse complement of the text.}
+#'   \item{`cigar`}{character, the alignment in the pattern's direction:
+#'     runs of `=` (match), `X` (substitution), `I` (pattern letter missing
+#'     from the text) and `D` (text letter missing from the pattern), e.g.
+#'     `"2=1X1="`; the number of `X`, `I` and `D` is `cost`. `NA` when
+#'     `cigar = FALSE`.}
+#' }
+#'
+#' `sassy_count()`: the number of hits (rows of `sassy_search()`, both
+#' strands) per text and pattern, an integer vector named by `names(texts)`
+#' when there is one pattern, otherwise an integer matrix with one row per
+#' text and one column per pattern (dimnames from the names of `texts` and
+#' `patterns`). `NA` for `NA` texts.
+#'
+#' `sassy_contains()`: the logical equivalent, `TRUE` where the count is at
+#' least one.
+#'
+#' @references
+#' Beeloo R, Groot Koerkamp R (2026). "Sassy: fuzzy searching DNA sequences
+#' using SIMD." *Bioinformatics*. \doi{10.1093/bioinformatics/btag244}.
+#'
+#' Beeloo R, Groot Koerkamp R (2026). "Sassy2: Batch Searching of Short DNA
+#' Patterns." *bioRxiv*. \doi{10.64898/2026.03.10.710811}.
+#'
+#' @seealso [sassy_threads()] for the default number of threads.
+#' @export
+#' @examples
+#' texts <- c(r1 = "AAAATTGAAA", r2 = "CCCATCACCC", r3 = NA, r4 = "")
+#'
+#' # One substitution allowed, both strands (the default for "iupac")
+#' sassy_search(texts, "ATCG", k = 1)
+#'
+#' # How many hits, and which texts have one
+#' sassy_count(texts, "ATCG", k = 1)
+#' sassy_contains(texts, c(p1 = "ATCG", p2 = "GATTACA"), k = 1)
+#'
+#' # Forward strand only, every end position
+#' sassy_search(texts, "ATCG", k = 1, rc = FALSE, all_endpoints = TRUE)
+#'
+#' # IUPAC codes: R matches A or G
+#' sassy_search("TTGGATCC", "GRAT")
+#'
+#' # Plain text, ignoring case
+#' sassy_search("Say Hallo World", "hello", k = 1, alphabet = "ascii",
+#'   ignore_case = TRUE)
+#'
+#' # Bad input is a classed error
+#' try(sassy_search("ACGT", "ACGT", k = 4))
+sassy_search <- function(texts,
+                         patterns,
+                         k = 0L,
+                         alphabet = c("iupac", "dna", "ascii"),
+                         rc = NULL,
+                         all_endpoints = FALSE,
+                         overhang = NULL,
+                         max_n_frac = NULL,
+                         ignore_case = FALSE,
+                         cigar = TRUE,
+                         threads = sassy_threads()) {
+  call <- rlang::current_env()
+  plan <- new_search_plan(
+    texts, patterns, k, alphabet, rc, all_endpoints, overhang, max_n_frac,
+    ignore_case, cigar, threads,
+    call = call
+  )
+  cols <- run_search(plan, "hits", call = call)
+  new_hits(cols, names(plan$texts), call = call)
+}
+
+#' @rdname sassy_search
+#' @export
+sassy_count <- function(texts,
+                        patterns,
+                        k = 0L,
+                        alphabet = c("iupac", "dna", "ascii"),
+                        rc = NULL,
+                        all_endpoints = FALSE,
+                        overhang = NULL,
+                        max_n_frac = NULL,
+                        ignore_case = FALSE,
+                        threads = sassy_threads()) {
+  call <- rlang::current_env()
+  plan <- new_search_plan(
+    texts, patterns, k, alphabet, rc, all_endpoints, overhang, max_n_frac,
+    ignore_case, FALSE, threads,
+    call = call
+  )
+  values <- run_search(plan, "count", call = call)
+  new_counts(values, plan$texts, plan$patterns, "integer", call = call)
+}
+
+#' @rdname sassy_search
+#' @export
+sassy_contains <- function(texts,
+                           patterns,
+                           k = 0L,
+                           alphabet = c("iupac", "dna", "ascii"),
+                           rc = NULL,
+                           all_endpoints = FALSE,
+                           overhang = NULL,
+                           max_n_frac = NULL,
+                           ignore_case = FALSE,
+                           threads = sassy_threads()) {
+  call <- rlang::current_env()
+  plan <- new_search_plan(
+    texts, patterns, k, alphabet, rc, all_endpoints, overhang, max_n_frac,
+    ignore_case, FALSE, threads,
+    call = call
+  )
+  values <- run_search(plan, "contains", call = call)
+  new_counts(values, plan$texts, plan$patterns, "logical", call = call)
+}
+
+#' Call the binding with a checked plan
+#'
+#' The only place the package calls the search entry point; an error value
+#' coming back is re-raised as an R condition.
+#' @noRd
+run_search <- function(plan, mode, call = rlang::caller_env()) {
+  res <- ds_search(
+    plan$texts,
+    plan$patterns,
+    plan$k,
+    plan$alphabet,
+    plan$ignore_case,
+    plan$rc,
+    plan$all_endpoints,
+    plan$overhang,
+    plan$max_n_frac,
+    plan$cigar,
+    plan$threads,
+    mode
+  )
+  rust_result(res, call = call)
+}

@@ -1,0 +1,317 @@
+//! The parallel engine: cut the records into tasks, run them on the pool for
+//! the plan's thread count with per-worker state, merge the task outputs in
+//! task order. Results are the same on any number of threads.
+//!
+//! The calling thread never searches when a `poll` callback is given: it waits
+//! for the workers and calls `poll` every [`POLL_INTERVAL`], so the caller (R's
+//! main thread) can notice Ctrl-C and cancel; workers check the cancel flag
+//! once per record.
+
+use crate::error::CoreError;
+use crate::hits::HitBuffer;
+use crate::options::{Mode, PatternGroup, SearchPlan};
+use crate::profile::{AnySearcher, ProfileKind};
+use crate::sink::{self, Encoded, Sink, NA_INT};
+use crate::validate::first_invalid_letter;
+use crate::worker::with_worker;
+use rayon::prelude::*;
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// How often the waiting caller polls for an interrupt.
+pub const POLL_INTERVAL: Duration = Duration::from_millis(50);
+/// Below this much work (text bytes x patterns) a call runs without the
+/// polling thread: it finishes faster than anyone can press Ctrl-C.
+const SMALL_WORK: u64 = 1 << 22;
+/// Tasks per thread: enough for balance when records differ in length.
+const TASKS_PER_THREAD: usize = 16;
+/// Smallest task, in text bytes x patterns, to keep scheduling overhead low.
+const MIN_TASK_WORK: u64 = 1 << 16;
+
+/// Shared between the caller and the workers: cancellation and progress.
+/// Each worker touches these once per record (cancel) or per task (counters).
+#[derive(Default)]
+pub struct Control {
+    pub cancel: AtomicBool,
+    /// Text bytes searched so far (updated per task).
+    pub done_bytes: AtomicU64,
+    /// Hits held so far (updated per task), against `max_hits`.
+    pub hits: AtomicU64,
+    /// Lowest index of a task that failed, so later tasks stop early while
+    /// earlier ones finish: the error reported is always the first in order.
+    first_failed: AtomicUsize,
+}
+
+impl Control {
+    pub fn new() -> Self {
+        Control { first_failed: AtomicUsize::new(usize::MAX), ..Default::default() }
+    }
+}
+
+/// The result of a search.
+#[derive(Debug)]
+pub enum Output {
+    /// Hit buffers whose concatenation is in (record, pattern, start, end,
+    /// strand) order.
+    Hits(Vec<HitBuffer>),
+    /// `records x patterns` values in column-major order (record fastest):
+    /// counts, or 0/1 for contains; [`NA_INT`] for missing texts.
+    Values(Vec<i32>),
+}
+
+impl Output {
+    pub fn n_hits(&self) -> usize {
+        match self {
+            Output::Hits(b) => b.iter().map(|b| b.len()).sum(),
+            Output::Values(_) => 0,
+        }
+    }
+}
+
+/// A unit of work: a range of records searched for a range of pattern groups.
+#[derive(Debug, Clone)]
+struct Task {
+    records: Range<usize>,
+    groups: Range<usize>,
+    bytes: u64,
+}
+
+/// Search `texts` (`None` = missing) as `plan` says. `poll`, called from this
+/// thread while the workers run, returns `true` to cancel.
+pub fn run(
+    plan: &SearchPlan,
+    texts: &[Option<&[u8]>],
+    ctl: &Control,
+    poll: Option<&mut dyn FnMut() -> bool>,
+) -> Result<Output, CoreError> {
+    if texts.len() > u32::MAX as usize {
+        return Err(CoreError::invalid("texts", None, texts.len(), "fewer than 2^32 records"));
+    }
+    for (i, t) in texts.iter().enumerate() {
+        if let Some(t) = t {
+            if t.len() >= i32::MAX as usize {
+                return Err(CoreError::invalid("texts", Some(i), format!("{} letters", t.len()), "shorter than 2^31 letters"));
+            }
+        }
+    }
+    let pool = crate::pool::get(plan.threads).map_err(CoreError::Internal)?;
+    let enc = encode_groups(plan);
+    let tasks = plan_tasks(plan, texts);
+    let work: u64 = tasks.iter().map(|t| t.bytes).sum::<u64>() * plan.patterns.len() as u64;
+
+    let job = || -> Vec<Result<Sink, CoreError>> {
+        tasks.par_iter().enumerate().map(|(ti, t)| run_task(plan, &enc, texts, t, ti, ctl)).collect()
+    };
+    let results = match poll {
+        Some(poll) if work > SMALL_WORK => run_polled(&pool, job, ctl, poll)?,
+        _ => catch(|| pool.install(job))?,
+    };
+    merge(plan, texts.len(), &tasks, results)
+}
+
+/// Run `job` on the pool from a helper thread while this thread polls.
+fn run_polled<T: Send>(
+    pool: &rayon::ThreadPool,
+    job: impl FnOnce() -> T + Send,
+    ctl: &Control,
+    poll: &mut dyn FnMut() -> bool,
+) -> Result<T, CoreError> {
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel();
+        let handle = scope.spawn(move || {
+            let r = pool.install(job);
+            let _ = tx.send(());
+            r
+        });
+        loop {
+            match rx.recv_timeout(POLL_INTERVAL) {
+                Ok(()) | Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    if !ctl.cancel.load(Relaxed) && poll() {
+                        ctl.cancel.store(true, Relaxed);
+                    }
+                }
+            }
+        }
+        handle.join().map_err(|p| CoreError::Internal(panic_message(p)))
+    })
+}
+
+/// Run `f`, turning a panic into an error.
+fn catch<T>(f: impl FnOnce() -> T) -> Result<T, CoreError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|p| CoreError::Internal(panic_message(p)))
+}
+
+fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
+    p.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a worker panicked".to_string())
+}
+
+/// Encode each batched group once per call, forward and complement.
+fn encode_groups(plan: &SearchPlan) -> Encoded {
+    let enc_searcher = AnySearcher::new(ProfileKind::Iupac, plan.overhang);
+    plan.groups
+        .iter()
+        .map(|g| match g {
+            PatternGroup::Single(_) => None,
+            PatternGroup::Batch(idx) => {
+                let fwd: Vec<Vec<u8>> = idx.iter().map(|&i| plan.patterns[i].clone()).collect();
+                let f = enc_searcher.encode(&fwd)?;
+                let c = if plan.rc {
+                    let comp: Vec<Vec<u8>> = idx.iter().map(|&i| plan.complements[i].clone()).collect();
+                    enc_searcher.encode(&comp)
+                } else {
+                    None
+                };
+                Some((f, c))
+            }
+        })
+        .collect()
+}
+
+/// Cut records into tasks of similar work; with fewer records than threads,
+/// also split the pattern groups so every thread has something to do.
+fn plan_tasks(plan: &SearchPlan, texts: &[Option<&[u8]>]) -> Vec<Task> {
+    let len = |i: usize| texts[i].map_or(0, |t| t.len() as u64);
+    let total: u64 = (0..texts.len()).map(len).sum();
+    let n_groups = plan.groups.len().max(1);
+    let target = (total * plan.patterns.len() as u64 / (plan.threads * TASKS_PER_THREAD) as u64).max(MIN_TASK_WORK);
+    let split_groups = plan.threads > 1 && texts.len() < plan.threads * 2 && n_groups > 1;
+    let mut tasks = Vec::new();
+    if split_groups {
+        let per = n_groups.div_ceil(plan.threads * 4).max(1);
+        for r in 0..texts.len() {
+            for g in (0..n_groups).step_by(per) {
+                tasks.push(Task { records: r..r + 1, groups: g..(g + per).min(n_groups), bytes: len(r) });
+            }
+        }
+        return tasks;
+    }
+    let mut start = 0;
+    let mut bytes = 0u64;
+    for r in 0..texts.len() {
+        // +1 so that many empty or missing texts still form bounded tasks
+        bytes += len(r) + 1;
+        if bytes * plan.patterns.len() as u64 >= target || r + 1 == texts.len() {
+            tasks.push(Task { records: start..r + 1, groups: 0..n_groups, bytes });
+            start = r + 1;
+            bytes = 0;
+        }
+    }
+    tasks
+}
+
+fn run_task(
+    plan: &SearchPlan,
+    enc: &Encoded,
+    texts: &[Option<&[u8]>],
+    task: &Task,
+    task_index: usize,
+    ctl: &Control,
+) -> Result<Sink, CoreError> {
+    let r = with_worker(|w| {
+        let n_pat = plan.patterns.len();
+        let mut sink = match plan.mode {
+            Mode::Hits => Sink::Hits(crate::hits::take_buffer()),
+            _ => Sink::Values(vec![0; task.records.len() * n_pat]),
+        };
+        for (j, rec) in task.records.clone().enumerate() {
+            if ctl.cancel.load(Relaxed) {
+                return Err(CoreError::Interrupted);
+            }
+            if task_index > ctl.first_failed.load(Relaxed) {
+                // an earlier task failed; its error is the one reported
+                return Err(CoreError::Interrupted);
+            }
+            let Some(text) = texts[rec] else {
+                if let Sink::Values(v) = &mut sink {
+                    v[j * n_pat..(j + 1) * n_pat].fill(NA_INT);
+                }
+                continue;
+            };
+            if let Some((position, letter)) = first_invalid_letter(plan.alphabet, text) {
+                return Err(CoreError::InvalidLetter { arg: "texts", index: rec, position, letter, alphabet: plan.alphabet.name() });
+            }
+            match &mut sink {
+                Sink::Hits(out) => {
+                    sink::record_hits(plan, enc, task.groups.clone(), rec as u32, text, w, out);
+                    if let Some(limit) = plan.max_hits {
+                        if out.len() as u64 + ctl.hits.load(Relaxed) > limit {
+                            return Err(CoreError::TooManyHits { limit });
+                        }
+                    }
+                }
+                Sink::Values(v) => {
+                    let out = &mut v[j * n_pat..(j + 1) * n_pat];
+                    if plan.mode == Mode::Count {
+                        sink::record_counts(plan, text, w, out);
+                    } else {
+                        sink::record_contains(plan, text, w, out);
+                    }
+                }
+            }
+        }
+        if let Sink::Hits(out) = &sink {
+            ctl.hits.fetch_add(out.len() as u64, Relaxed);
+        }
+        ctl.done_bytes.fetch_add(task.bytes, Relaxed);
+        Ok(sink)
+    });
+    if r.is_err() {
+        ctl.first_failed.fetch_min(task_index, Relaxed);
+    }
+    r
+}
+
+/// Concatenate task outputs in task order (sorting only when tasks split a
+/// record's pattern groups), or scatter values into the column-major matrix.
+fn merge(plan: &SearchPlan, n_records: usize, tasks: &[Task], results: Vec<Result<Sink, CoreError>>) -> Result<Output, CoreError> {
+    let mut sinks = Vec::with_capacity(results.len());
+    for r in results {
+        match r {
+            Ok(s) => sinks.push(s),
+            Err(e) => {
+                // return the buffers of the tasks that finished
+                recycle_sinks(sinks);
+                return Err(e);
+            }
+        }
+    }
+    let n_pat = plan.patterns.len();
+    if plan.mode != Mode::Hits {
+        let mut values = vec![0i32; n_records * n_pat];
+        for (t, s) in tasks.iter().zip(sinks) {
+            if let Sink::Values(v) = s {
+                for (j, rec) in t.records.clone().enumerate() {
+                    for p in 0..n_pat {
+                        values[p * n_records + rec] = v[j * n_pat + p];
+                    }
+                }
+            }
+        }
+        return Ok(Output::Values(values));
+    }
+    let bufs: Vec<HitBuffer> = sinks.into_iter().filter_map(|s| if let Sink::Hits(b) = s { Some(b) } else { None }).collect();
+    let whole_records = tasks.iter().all(|t| t.groups.len() == plan.groups.len().max(1));
+    if whole_records {
+        return Ok(Output::Hits(bufs));
+    }
+    let mut all = HitBuffer::default();
+    for b in &bufs {
+        all.extend_all(b);
+    }
+    crate::hits::recycle(bufs);
+    let mut order = Vec::new();
+    all.sort_order(&mut order);
+    let mut sorted = crate::hits::take_buffer();
+    sorted.extend_ordered(&all, &order);
+    Ok(Output::Hits(vec![sorted]))
+}
+
+fn recycle_sinks(sinks: Vec<Sink>) {
+    crate::hits::recycle(sinks.into_iter().filter_map(|s| if let Sink::Hits(b) = s { Some(b) } else { None }).collect());
+}

@@ -1,0 +1,105 @@
+//! Typed errors. Every message names the argument, the (0-based here) index
+//! and the offending value; the binding turns them into R conditions.
+
+/// What went wrong, with enough detail for a useful R error message.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum CoreError {
+    /// An argument value is out of its domain.
+    #[error("`{arg}`{} must be {expected}, not {value}", fmt_index(*.index))]
+    InvalidArgument {
+        arg: &'static str,
+        /// 0-based element index for vector arguments.
+        index: Option<usize>,
+        value: String,
+        expected: String,
+    },
+    /// A letter outside the alphabet in a text or pattern.
+    #[error("`{arg}`[{}] has letter {} at position {} that is not in the {alphabet} alphabet", .index + 1, fmt_letter(*.letter), .position + 1)]
+    InvalidLetter {
+        arg: &'static str,
+        /// 0-based record or pattern index.
+        index: usize,
+        /// 0-based byte position within that sequence.
+        position: usize,
+        letter: u8,
+        alphabet: &'static str,
+    },
+    /// More hits than the configured limit would be held in memory.
+    #[error("the search found more than {limit} hits (the `max_hits` limit)")]
+    TooManyHits { limit: u64 },
+    /// The caller asked to stop (Ctrl-C in R).
+    #[error("the search was interrupted")]
+    Interrupted,
+    /// A bug: a panic inside the engine, caught before it could reach R.
+    #[error("internal error in ducksassy: {0}")]
+    Internal(String),
+}
+
+impl CoreError {
+    /// The R condition class the binding should use.
+    pub fn class(&self) -> &'static str {
+        match self {
+            CoreError::InvalidArgument { .. } | CoreError::InvalidLetter { .. } => {
+                "ducksassy_input_error"
+            }
+            CoreError::TooManyHits { .. } => "ducksassy_limit_error",
+            CoreError::Interrupted => "ducksassy_interrupt",
+            CoreError::Internal(_) => "ducksassy_internal_error",
+        }
+    }
+
+    /// Name of the offending argument, if any.
+    pub fn arg(&self) -> Option<&'static str> {
+        match self {
+            CoreError::InvalidArgument { arg, .. } | CoreError::InvalidLetter { arg, .. } => {
+                Some(arg)
+            }
+            _ => None,
+        }
+    }
+
+    /// 0-based index of the offending element, if any.
+    pub fn index(&self) -> Option<usize> {
+        match self {
+            CoreError::InvalidArgument { index, .. } => *index,
+            CoreError::InvalidLetter { index, .. } => Some(*index),
+            _ => None,
+        }
+    }
+
+    /// The offending value, printed.
+    pub fn value(&self) -> Option<String> {
+        match self {
+            CoreError::InvalidArgument { value, .. } => Some(value.clone()),
+            CoreError::InvalidLetter { letter, .. } => Some(fmt_letter(*letter)),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn invalid(
+        arg: &'static str,
+        index: Option<usize>,
+        value: impl ToString,
+        expected: impl ToString,
+    ) -> Self {
+        CoreError::InvalidArgument {
+            arg,
+            index,
+            value: value.to_string(),
+            expected: expected.to_string(),
+        }
+    }
+}
+
+fn fmt_index(index: Option<usize>) -> String {
+    index.map(|i| format!("[{}]", i + 1)).unwrap_or_default()
+}
+
+/// Printable letters as `"N"`, others as their byte value (`0xC3`).
+pub fn fmt_letter(b: u8) -> String {
+    if b.is_ascii_graphic() {
+        format!("\"{}\"", b as char)
+    } else {
+        format!("0x{b:02X}")
+    }
+}

@@ -1,0 +1,33 @@
+//! Pure-Rust core of ducksassy: no R in here.
+//!
+//! Approximate (edit-distance) search of many patterns in many texts with the
+//! `sassy` crate (Beeloo & Groot Koerkamp, "Sassy: fuzzy searching DNA
+//! sequences using SIMD", Bioinformatics 2026; "Sassy2: batch searching of
+//! short DNA patterns", bioRxiv 2026), run in parallel on reusable rayon pools
+//! with per-worker searchers and buffers, with columnar output.
+//!
+//! Flow: raw [`options::SearchOptions`] + patterns are validated once into an
+//! immutable [`options::SearchPlan`]; [`engine::run`] cuts the texts into
+//! tasks, each worker runs them with its own [`worker::Worker`] state and feeds
+//! a [`sink::Sink`] (hits, count or contains); outputs are merged in task
+//! order, so results do not depend on the thread count.
+//!
+//! Coordinates stay 0-based, end-exclusive here, as sassy reports them.
+
+pub mod engine;
+pub mod error;
+pub mod hits;
+pub mod options;
+pub mod pool;
+pub mod profile;
+pub mod sink;
+pub mod validate;
+pub mod worker;
+
+pub use engine::{run, Control, Output};
+pub use error::CoreError;
+pub use hits::HitBuffer;
+pub use options::{Alphabet, Mode, SearchOptions, SearchPlan};
+
+/// Version of the sassy crate this core is built against.
+pub const SASSY_VERSION: &str = "0.3.0";

@@ -1,0 +1,357 @@
+//! Raw search options and their validation into an immutable [`SearchPlan`].
+//!
+//! Everything sassy would panic on (empty pattern, `k` not below the pattern
+//! length, overhang out of range or with a non-IUPAC alphabet, letters outside
+//! the alphabet) is rejected here with a typed error, before any search.
+
+use crate::error::CoreError;
+use crate::validate::first_invalid_letter;
+
+/// The alphabet texts and patterns are compared in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Alphabet {
+    /// `ACGT` only, case-insensitive.
+    Dna,
+    /// IUPAC codes (`ACGTU` and `NRYSWKMBDHVX`), case-insensitive, `U` read as `T`.
+    Iupac,
+    /// Bytes below 128; case-sensitive unless `ignore_case`.
+    Ascii,
+}
+
+impl Alphabet {
+    pub fn parse(s: &str) -> Result<Self, CoreError> {
+        match s {
+            "dna" => Ok(Alphabet::Dna),
+            "iupac" => Ok(Alphabet::Iupac),
+            "ascii" => Ok(Alphabet::Ascii),
+            other => Err(CoreError::invalid(
+                "alphabet",
+                None,
+                format!("\"{other}\""),
+                "one of \"iupac\", \"dna\" or \"ascii\"",
+            )),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Alphabet::Dna => "dna",
+            Alphabet::Iupac => "iupac",
+            Alphabet::Ascii => "ascii",
+        }
+    }
+
+    /// Whether this alphabet has a reverse complement.
+    pub fn is_nucleotide(self) -> bool {
+        !matches!(self, Alphabet::Ascii)
+    }
+}
+
+/// What a search produces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Every hit with coordinates, cost, strand and (optionally) CIGAR.
+    Hits,
+    /// Number of hits per (record, pattern); no traceback.
+    Count,
+    /// Whether a (record, pattern) has any hit; stops at the first.
+    Contains,
+}
+
+impl Mode {
+    pub fn parse(s: &str) -> Result<Self, CoreError> {
+        match s {
+            "hits" => Ok(Mode::Hits),
+            "count" => Ok(Mode::Count),
+            "contains" => Ok(Mode::Contains),
+            other => Err(CoreError::invalid(
+                "mode",
+                None,
+                format!("\"{other}\""),
+                "one of \"hits\", \"count\" or \"contains\"",
+            )),
+        }
+    }
+}
+
+/// Options as they come from the caller, not yet checked.
+#[derive(Debug, Clone)]
+pub struct SearchOptions {
+    /// Maximum edit distance; `0 <= k < len(pattern)` for every pattern.
+    pub k: i64,
+    pub alphabet: Alphabet,
+    /// ASCII only: compare letters case-insensitively.
+    pub ignore_case: bool,
+    /// Also search the reverse complement (not with ASCII).
+    pub rc: bool,
+    /// Report every end position with cost <= k, not only rightmost local minima.
+    pub all_endpoints: bool,
+    /// Overhang cost per overhanging letter in [0, 1] (IUPAC only).
+    pub overhang: Option<f64>,
+    /// Drop matches whose fraction of `N` exceeds this, in [0, 1] (IUPAC).
+    pub max_n_frac: Option<f64>,
+    /// Format CIGAR strings (hits mode).
+    pub cigar: bool,
+    /// Worker threads, >= 1.
+    pub threads: usize,
+    pub mode: Mode,
+    /// Largest number of hits held in memory before failing; `None` = no limit.
+    pub max_hits: Option<u64>,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            k: 0,
+            alphabet: Alphabet::Iupac,
+            ignore_case: false,
+            rc: true,
+            all_endpoints: false,
+            overhang: None,
+            max_n_frac: None,
+            cigar: true,
+            threads: 1,
+            mode: Mode::Hits,
+            max_hits: None,
+        }
+    }
+}
+
+/// Patterns of one length searched together with sassy's batched (pattern
+/// tiling) search, or a single pattern searched alone.
+#[derive(Debug, Clone)]
+pub enum PatternGroup {
+    Single(usize),
+    /// Indices of equal-length patterns (<= 64 letters), in ascending order.
+    Batch(Vec<usize>),
+}
+
+/// Patterns of at most this length can use the batched search.
+pub const BATCH_MAX_LEN: usize = 64;
+/// Fewest equal-length patterns for which the batched search is used; below
+/// this, one-by-one search is as fast (sassy's pattern tiling packs many
+/// patterns per SIMD vector, so small groups waste lanes).
+pub const BATCH_MIN_PATTERNS: usize = 4;
+
+/// Validated, immutable search configuration shared by all workers.
+#[derive(Debug, Clone)]
+pub struct SearchPlan {
+    pub k: usize,
+    pub alphabet: Alphabet,
+    pub ignore_case: bool,
+    pub rc: bool,
+    pub all_endpoints: bool,
+    pub overhang: Option<f32>,
+    pub max_n_frac: Option<f32>,
+    pub cigar: bool,
+    pub threads: usize,
+    pub mode: Mode,
+    pub max_hits: Option<u64>,
+    /// Patterns as searched: upper case and `U` -> `T` for DNA/IUPAC.
+    pub patterns: Vec<Vec<u8>>,
+    /// Complement (not reversed) of each pattern, for searching the reversed
+    /// text: that is how the reverse-complement strand is searched.
+    pub complements: Vec<Vec<u8>>,
+    pub groups: Vec<PatternGroup>,
+}
+
+impl SearchPlan {
+    /// Check `opts` and `patterns` and build the plan.
+    pub fn new(opts: &SearchOptions, patterns: &[&[u8]]) -> Result<Self, CoreError> {
+        let alphabet = opts.alphabet;
+        if opts.threads < 1 {
+            return Err(CoreError::invalid("threads", None, opts.threads, "at least 1"));
+        }
+        if opts.k < 0 {
+            return Err(CoreError::invalid("k", None, opts.k, "a whole number >= 0"));
+        }
+        let k = opts.k as usize;
+        if opts.rc && !alphabet.is_nucleotide() {
+            return Err(CoreError::invalid(
+                "rc",
+                None,
+                "TRUE",
+                "FALSE with the \"ascii\" alphabet (it has no reverse complement)",
+            ));
+        }
+        if let Some(a) = opts.overhang {
+            if alphabet != Alphabet::Iupac {
+                return Err(CoreError::invalid(
+                    "overhang",
+                    None,
+                    a,
+                    format!("NULL with the \"{}\" alphabet (overhang needs \"iupac\")", alphabet.name()),
+                ));
+            }
+            if !(0.0..=1.0).contains(&a) {
+                return Err(CoreError::invalid("overhang", None, a, "NULL or a number in [0, 1]"));
+            }
+        }
+        if let Some(f) = opts.max_n_frac {
+            if !(0.0..=1.0).contains(&f) {
+                return Err(CoreError::invalid("max_n_frac", None, f, "NULL or a number in [0, 1]"));
+            }
+        }
+        let mut normalized = Vec::with_capacity(patterns.len());
+        for (i, p) in patterns.iter().enumerate() {
+            if p.is_empty() {
+                return Err(CoreError::invalid("patterns", Some(i), "\"\"", "a non-empty string"));
+            }
+            if k >= p.len() {
+                return Err(CoreError::invalid(
+                    "k",
+                    None,
+                    k,
+                    format!("less than the length of `patterns`[{}] ({})", i + 1, p.len()),
+                ));
+            }
+            if let Some((pos, letter)) = first_invalid_letter(alphabet, p) {
+                return Err(CoreError::InvalidLetter {
+                    arg: "patterns",
+                    index: i,
+                    position: pos,
+                    letter,
+                    alphabet: alphabet.name(),
+                });
+            }
+            normalized.push(normalize_pattern(alphabet, p));
+        }
+        let complements = if opts.rc {
+            normalized.iter().map(|p| complement(p)).collect()
+        } else {
+            Vec::new()
+        };
+        let groups = group_patterns(&normalized, alphabet, opts.mode, opts.overhang.is_some());
+        Ok(SearchPlan {
+            k,
+            alphabet,
+            ignore_case: opts.ignore_case,
+            rc: opts.rc,
+            all_endpoints: opts.all_endpoints,
+            overhang: opts.overhang.map(|a| a as f32),
+            max_n_frac: opts.max_n_frac.map(|f| f as f32),
+            cigar: opts.cigar,
+            threads: opts.threads,
+            mode: opts.mode,
+            max_hits: opts.max_hits,
+            patterns: normalized,
+            complements,
+            groups,
+        })
+    }
+
+    /// Whether matches must be traced back: hits need start and CIGAR, and
+    /// sassy's exact N-fraction filter runs on the traced alignment, so count
+    /// and contains trace too when `max_n_frac` is set (to agree with hits).
+    pub fn needs_trace(&self) -> bool {
+        self.mode == Mode::Hits || self.max_n_frac.is_some()
+    }
+}
+
+/// Upper case, and `U` read as `T`, for the nucleotide alphabets: sassy's
+/// complement tables do not map lower case DNA or `U`.
+fn normalize_pattern(alphabet: Alphabet, p: &[u8]) -> Vec<u8> {
+    match alphabet {
+        Alphabet::Ascii => p.to_vec(),
+        Alphabet::Dna | Alphabet::Iupac => p
+            .iter()
+            .map(|&c| match c.to_ascii_uppercase() {
+                b'U' => b'T',
+                u => u,
+            })
+            .collect(),
+    }
+}
+
+/// IUPAC complement of an upper-case sequence (not reversed).
+pub fn complement(p: &[u8]) -> Vec<u8> {
+    p.iter().map(|&c| complement_base(c)).collect()
+}
+
+/// IUPAC complement of one upper-case letter; other bytes map to themselves.
+pub fn complement_base(c: u8) -> u8 {
+    match c {
+        b'A' => b'T',
+        b'T' | b'U' => b'A',
+        b'C' => b'G',
+        b'G' => b'C',
+        b'R' => b'Y',
+        b'Y' => b'R',
+        b'K' => b'M',
+        b'M' => b'K',
+        b'B' => b'V',
+        b'V' => b'B',
+        b'D' => b'H',
+        b'H' => b'D',
+        other => other, // S, W, N, X are their own complements
+    }
+}
+
+/// Batched search only pays off for hits of several equal-length nucleotide
+/// patterns; count/contains skip traceback, which the batched search always
+/// does. With overhang, sassy 0.3.0's batched search reports other end
+/// positions than its one-by-one search (our equivalence test), so it is off.
+fn group_patterns(patterns: &[Vec<u8>], alphabet: Alphabet, mode: Mode, overhang: bool) -> Vec<PatternGroup> {
+    let batchable = alphabet.is_nucleotide() && mode == Mode::Hits && !overhang;
+    let mut by_len: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
+    if batchable {
+        for (i, p) in patterns.iter().enumerate() {
+            if p.len() <= BATCH_MAX_LEN {
+                by_len.entry(p.len()).or_default().push(i);
+            }
+        }
+    }
+    let mut in_batch = vec![false; patterns.len()];
+    let mut groups = Vec::new();
+    for idx in by_len.into_values() {
+        if idx.len() >= BATCH_MIN_PATTERNS {
+            for &i in &idx {
+                in_batch[i] = true;
+            }
+            groups.push(PatternGroup::Batch(idx));
+        }
+    }
+    groups.extend((0..patterns.len()).filter(|&i| !in_batch[i]).map(PatternGroup::Single));
+    groups
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(opts: SearchOptions, pats: &[&str]) -> Result<SearchPlan, CoreError> {
+        let p: Vec<&[u8]> = pats.iter().map(|s| s.as_bytes()).collect();
+        SearchPlan::new(&opts, &p)
+    }
+
+    #[test]
+    fn rejects_what_sassy_would_panic_on() {
+        let base = SearchOptions { k: 1, ..Default::default() };
+        assert!(matches!(plan(base.clone(), &[""]), Err(CoreError::InvalidArgument { arg: "patterns", index: Some(0), .. })));
+        assert!(matches!(plan(base.clone(), &["A"]), Err(CoreError::InvalidArgument { arg: "k", .. })));
+        let e = plan(SearchOptions { alphabet: Alphabet::Dna, ..base.clone() }, &["ACGN"]).unwrap_err();
+        assert_eq!(e, CoreError::InvalidLetter { arg: "patterns", index: 0, position: 3, letter: b'N', alphabet: "dna" });
+        assert!(plan(SearchOptions { overhang: Some(1.5), ..base.clone() }, &["ACGT"]).is_err());
+        assert!(plan(SearchOptions { overhang: Some(0.5), alphabet: Alphabet::Dna, ..base.clone() }, &["ACGT"]).is_err());
+        assert!(plan(SearchOptions { alphabet: Alphabet::Ascii, ..base.clone() }, &["ACGT"]).is_err());
+        assert!(plan(SearchOptions { threads: 0, ..base.clone() }, &["ACGT"]).is_err());
+        assert!(plan(SearchOptions { k: -1, ..base }, &["ACGT"]).is_err());
+    }
+
+    #[test]
+    fn normalizes_and_complements() {
+        let p = plan(SearchOptions::default(), &["acgun"]).unwrap();
+        assert_eq!(p.patterns[0], b"ACGTN");
+        assert_eq!(p.complements[0], b"TGCAN");
+    }
+
+    #[test]
+    fn groups_equal_length_patterns() {
+        let p = plan(SearchOptions::default(), &["ACGT", "CCGT", "GGGT", "TTTT", "ACGTA"]).unwrap();
+        assert_eq!(p.groups.len(), 2);
+        assert!(matches!(&p.groups[0], PatternGroup::Batch(v) if v == &vec![0, 1, 2, 3]));
+        assert!(matches!(p.groups[1], PatternGroup::Single(4)));
+        let c = plan(SearchOptions { mode: Mode::Count, ..Default::default() }, &["ACGT", "CCGT", "GGGT", "TTTT"]).unwrap();
+        assert!(c.groups.iter().all(|g| matches!(g, PatternGroup::Single(_))));
+    }
+}

@@ -1,0 +1,59 @@
+//! Per-worker state kept between calls: sassy searchers (their DP buffers are
+//! reused), the reversed-text buffer and the staging hit buffer. Each rayon
+//! worker thread owns one, so the search loop takes no lock.
+
+use crate::hits::HitBuffer;
+use crate::profile::{AnySearcher, ProfileKind};
+use std::cell::RefCell;
+
+/// Reusable state of one worker thread.
+#[derive(Default)]
+pub struct Worker {
+    searchers: Vec<(ProfileKind, Option<u32>, AnySearcher)>,
+    /// Reversed text of the current record (the reverse-complement strand is
+    /// searched as the complemented pattern on the reversed text).
+    pub rev: Vec<u8>,
+    /// Hits of the current record before they are sorted into the task output.
+    pub staging: HitBuffer,
+    /// Sort permutation of `staging`.
+    pub order: Vec<u32>,
+}
+
+impl Worker {
+    /// The cached searcher for this profile and overhang, built on first use.
+    pub fn searcher(&mut self, kind: ProfileKind, overhang: Option<f32>) -> &mut AnySearcher {
+        let key = overhang.map(f32::to_bits);
+        let pos = match self.searchers.iter().position(|(k, o, _)| *k == kind && *o == key) {
+            Some(p) => p,
+            None => {
+                self.searchers.push((kind, key, AnySearcher::new(kind, overhang)));
+                self.searchers.len() - 1
+            }
+        };
+        &mut self.searchers[pos].2
+    }
+
+    /// Fill `rev` with `text` reversed.
+    pub fn set_reversed(&mut self, text: &[u8]) {
+        self.rev.clear();
+        self.rev.extend(text.iter().rev());
+    }
+
+    /// Number of searchers cached (for tests of reuse).
+    pub fn cached_searchers(&self) -> usize {
+        self.searchers.len()
+    }
+}
+
+thread_local! {
+    static WORKER: RefCell<Worker> = RefCell::new(Worker::default());
+}
+
+/// Run `f` with this thread's worker state. Re-entrant use (which the engine
+/// never does) gets a fresh temporary state instead of a borrow panic.
+pub fn with_worker<R>(f: impl FnOnce(&mut Worker) -> R) -> R {
+    WORKER.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut w) => f(&mut w),
+        Err(_) => f(&mut Worker::default()),
+    })
+}

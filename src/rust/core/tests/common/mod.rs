@@ -1,0 +1,172 @@
+//! Test helpers: a brute-force semi-global edit-distance oracle written
+//! independently of the engine, random inputs, and a one-call search driver.
+#![allow(dead_code)]
+
+use ducksassy_core::{run, Alphabet, Control, HitBuffer, Mode, Output, SearchOptions, SearchPlan};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+pub fn rng(seed: u64) -> StdRng {
+    StdRng::seed_from_u64(seed)
+}
+
+/// Bases each IUPAC code stands for, as a bit set (A=1, C=2, G=4, T=8).
+pub fn iupac_bits(c: u8) -> u8 {
+    match c.to_ascii_uppercase() {
+        b'A' => 1,
+        b'C' => 2,
+        b'G' => 4,
+        b'T' | b'U' => 8,
+        b'R' => 1 | 4,
+        b'Y' => 2 | 8,
+        b'S' => 2 | 4,
+        b'W' => 1 | 8,
+        b'K' => 4 | 8,
+        b'M' => 1 | 2,
+        b'B' => 2 | 4 | 8,
+        b'D' => 1 | 4 | 8,
+        b'H' => 1 | 2 | 8,
+        b'V' => 1 | 2 | 4,
+        b'N' => 15,
+        _ => 0, // X and anything else matches nothing
+    }
+}
+
+/// Whether pattern letter `p` matches text letter `t`.
+pub fn letters_match(alphabet: Alphabet, ignore_case: bool, p: u8, t: u8) -> bool {
+    match alphabet {
+        Alphabet::Dna => p.eq_ignore_ascii_case(&t),
+        Alphabet::Iupac => iupac_bits(p) & iupac_bits(t) != 0,
+        Alphabet::Ascii => if ignore_case { p.eq_ignore_ascii_case(&t) } else { p == t },
+    }
+}
+
+/// Reverse complement (IUPAC), upper case.
+pub fn revcomp(s: &[u8]) -> Vec<u8> {
+    s.iter().rev().map(|&c| ducksassy_core::options::complement_base(c.to_ascii_uppercase())).collect()
+}
+
+/// Minimal cost of aligning the whole pattern to a text substring ending at
+/// each position `0..=n` (semi-global: free start in the text).
+pub fn end_costs(alphabet: Alphabet, ignore_case: bool, pattern: &[u8], text: &[u8]) -> Vec<i32> {
+    let (m, n) = (pattern.len(), text.len());
+    let mut prev: Vec<i32> = vec![0; n + 1];
+    let mut cur = vec![0; n + 1];
+    for i in 1..=m {
+        cur[0] = i as i32;
+        for j in 1..=n {
+            let sub = prev[j - 1] + !letters_match(alphabet, ignore_case, pattern[i - 1], text[j - 1]) as i32;
+            cur[j] = sub.min(prev[j] + 1).min(cur[j - 1] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev
+}
+
+/// Oracle presence: some alignment with cost <= k on either searched strand.
+pub fn oracle_contains(alphabet: Alphabet, ic: bool, pattern: &[u8], text: &[u8], k: usize, rc: bool) -> bool {
+    let fwd = end_costs(alphabet, ic, pattern, text).iter().any(|&c| c <= k as i32);
+    fwd || (rc && end_costs(alphabet, ic, pattern, &revcomp(text)).iter().any(|&c| c <= k as i32))
+}
+
+/// Oracle count of end positions with cost <= k; on the minus strand the end
+/// positions are those in the reverse-complement text.
+pub fn oracle_count_all(alphabet: Alphabet, ic: bool, pattern: &[u8], text: &[u8], k: usize, rc: bool) -> usize {
+    let count = |t: &[u8]| end_costs(alphabet, ic, pattern, t).iter().filter(|&&c| c <= k as i32).count();
+    count(text) + if rc { count(&revcomp(text)) } else { 0 }
+}
+
+/// Apply a CIGAR to the pattern against `region` (pattern direction); returns
+/// the edit cost, or an error if it does not describe an alignment.
+pub fn cigar_cost(alphabet: Alphabet, ic: bool, cigar: &[u8], pattern: &[u8], region: &[u8]) -> Result<i32, String> {
+    let (mut i, mut j, mut cost) = (0usize, 0usize, 0i32);
+    let mut num = 0usize;
+    for &c in cigar {
+        if c.is_ascii_digit() {
+            num = num * 10 + (c - b'0') as usize;
+            continue;
+        }
+        if num == 0 {
+            return Err("zero-length op".into());
+        }
+        for _ in 0..num {
+            match c {
+                b'=' | b'X' => {
+                    let (p, t) = (*pattern.get(i).ok_or("pattern overrun")?, *region.get(j).ok_or("text overrun")?);
+                    let eq = letters_match(alphabet, ic, p, t);
+                    if eq != (c == b'=') {
+                        return Err(format!("op {} at pattern {i} text {j}: {} vs {}", c as char, p as char, t as char));
+                    }
+                    cost += (c == b'X') as i32;
+                    i += 1;
+                    j += 1;
+                }
+                b'I' => { i += 1; cost += 1; }
+                b'D' => { j += 1; cost += 1; }
+                _ => return Err(format!("bad op {}", c as char)),
+            }
+        }
+        num = 0;
+    }
+    if i != pattern.len() || j != region.len() {
+        return Err(format!("consumed pattern {i}/{} text {j}/{}", pattern.len(), region.len()));
+    }
+    Ok(cost)
+}
+
+pub fn random_seq(r: &mut StdRng, alphabet: Alphabet, len: usize) -> Vec<u8> {
+    const DNA: &[u8] = b"ACGTacgt";
+    const IUPAC: &[u8] = b"ACGTACGTACGTACGTacgtNRYSWKMBDHVn";
+    const ASCII: &[u8] = b"abcdeABCDE .!";
+    let set = match alphabet { Alphabet::Dna => DNA, Alphabet::Iupac => IUPAC, Alphabet::Ascii => ASCII };
+    (0..len).map(|_| set[r.random_range(0..set.len())]).collect()
+}
+
+/// Random sequence over `ACGT` only (still valid for every alphabet).
+pub fn random_acgt(r: &mut StdRng, len: usize) -> Vec<u8> {
+    (0..len).map(|_| b"ACGT"[r.random_range(0..4)]).collect()
+}
+
+/// Copy `pattern` into `text` at a random place with up to `edits` random edits.
+pub fn plant(r: &mut StdRng, text: &mut Vec<u8>, pattern: &[u8], edits: usize) {
+    let mut p = pattern.to_vec();
+    for _ in 0..edits {
+        if p.is_empty() { break; }
+        let i = r.random_range(0..p.len());
+        match r.random_range(0..3) {
+            0 => p[i] = b"ACGT"[r.random_range(0..4)],
+            1 => { p.remove(i); }
+            _ => p.insert(i, b"ACGT"[r.random_range(0..4)]),
+        }
+    }
+    if text.len() >= p.len() {
+        let at = r.random_range(0..=text.len() - p.len());
+        text.splice(at..at + p.len(), p);
+    }
+}
+
+pub fn search(opts: &SearchOptions, patterns: &[Vec<u8>], texts: &[Option<Vec<u8>>]) -> Output {
+    let pats: Vec<&[u8]> = patterns.iter().map(|p| p.as_slice()).collect();
+    let plan = SearchPlan::new(opts, &pats).expect("valid plan");
+    let t: Vec<Option<&[u8]>> = texts.iter().map(|t| t.as_deref()).collect();
+    run(&plan, &t, &Control::new(), None).expect("search ok")
+}
+
+pub fn hits(opts: &SearchOptions, patterns: &[Vec<u8>], texts: &[Option<Vec<u8>>]) -> HitBuffer {
+    let o = SearchOptions { mode: Mode::Hits, ..opts.clone() };
+    match search(&o, patterns, texts) {
+        Output::Hits(bufs) => {
+            let mut all = HitBuffer::default();
+            for b in &bufs { all.extend_all(b); }
+            all
+        }
+        _ => unreachable!(),
+    }
+}
+
+pub fn values(opts: &SearchOptions, mode: Mode, patterns: &[Vec<u8>], texts: &[Option<Vec<u8>>]) -> Vec<i32> {
+    match search(&SearchOptions { mode, ..opts.clone() }, patterns, texts) {
+        Output::Values(v) => v,
+        _ => unreachable!(),
+    }
+}

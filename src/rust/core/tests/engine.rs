@@ -1,0 +1,229 @@
+//! The engine against the brute-force oracle, and its equivalences: count and
+//! contains agree with hits, batched equals one-by-one, any thread count gives
+//! identical output.
+
+mod common;
+use common::*;
+use ducksassy_core::{Alphabet, Mode, SearchOptions};
+use rand::Rng;
+
+const ALPHABETS: [Alphabet; 3] = [Alphabet::Dna, Alphabet::Iupac, Alphabet::Ascii];
+
+fn random_case(r: &mut rand::rngs::StdRng, alphabet: Alphabet) -> (SearchOptions, Vec<Vec<u8>>, Vec<Option<Vec<u8>>>) {
+    let m = r.random_range(1..14);
+    let k = r.random_range(0..m.min(4));
+    let rc = alphabet != Alphabet::Ascii && r.random_bool(0.7);
+    let n_pat = r.random_range(1..6);
+    let patterns: Vec<Vec<u8>> = (0..n_pat).map(|_| random_seq(r, alphabet, m)).collect();
+    let texts = (0..r.random_range(1..8))
+        .map(|_| {
+            if r.random_bool(0.1) { return None; }
+            let len = r.random_range(0..60);
+            let mut t = random_seq(r, alphabet, len);
+            if alphabet != Alphabet::Ascii && r.random_bool(0.5) {
+                let p = patterns[r.random_range(0..n_pat)].clone();
+                let p = if rc && r.random_bool(0.5) { revcomp(&p) } else { p };
+                let e = r.random_range(0..=k);
+                plant(r, &mut t, &p, e);
+            }
+            Some(t)
+        })
+        .collect();
+    let opts = SearchOptions {
+        k: k as i64,
+        alphabet,
+        rc,
+        ignore_case: alphabet == Alphabet::Ascii && r.random_bool(0.5),
+        threads: r.random_range(1..4),
+        ..Default::default()
+    };
+    (opts, patterns, texts)
+}
+
+#[test]
+fn contains_and_all_endpoint_counts_equal_the_oracle() {
+    let mut r = rng(1);
+    for alphabet in ALPHABETS {
+        for _ in 0..300 {
+            let (opts, pats, texts) = random_case(&mut r, alphabet);
+            let contains = values(&opts, Mode::Contains, &pats, &texts);
+            let counts = values(&SearchOptions { all_endpoints: true, ..opts.clone() }, Mode::Count, &pats, &texts);
+            let n = texts.len();
+            for (pi, p) in pats.iter().enumerate() {
+                for (ti, t) in texts.iter().enumerate() {
+                    let (c, a) = (contains[pi * n + ti], counts[pi * n + ti]);
+                    match t {
+                        None => assert_eq!((c, a), (i32::MIN, i32::MIN)),
+                        Some(t) => {
+                            let want = oracle_contains(alphabet, opts.ignore_case, p, t, opts.k as usize, opts.rc);
+                            assert_eq!(c == 1, want, "contains {alphabet:?} k={} rc={} p={:?} t={:?}", opts.k, opts.rc, String::from_utf8_lossy(p), String::from_utf8_lossy(t));
+                            let want = oracle_count_all(alphabet, opts.ignore_case, p, t, opts.k as usize, opts.rc);
+                            assert_eq!(a as usize, want, "count(all) {alphabet:?} k={} rc={} p={:?} t={:?}", opts.k, opts.rc, String::from_utf8_lossy(p), String::from_utf8_lossy(t));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_hit_cigar_turns_the_pattern_into_the_region_at_its_cost() {
+    let mut r = rng(2);
+    for alphabet in ALPHABETS {
+        for _ in 0..300 {
+            let (mut opts, pats, texts) = random_case(&mut r, alphabet);
+            opts.all_endpoints = r.random_bool(0.3);
+            let h = hits(&opts, &pats, &texts);
+            for i in 0..h.len() {
+                let t = texts[h.record[i] as usize].as_ref().unwrap();
+                let p = &pats[h.pattern[i] as usize];
+                let region = &t[h.start[i] as usize..h.end[i] as usize];
+                let region = if h.minus[i] { revcomp(region) } else { region.to_vec() };
+                assert!(h.cost[i] <= opts.k as i32);
+                let cost = cigar_cost(alphabet, opts.ignore_case, h.cigar(i), p, &region)
+                    .unwrap_or_else(|e| panic!("{e}: cigar {} p={:?} region={:?}", String::from_utf8_lossy(h.cigar(i)), String::from_utf8_lossy(p), String::from_utf8_lossy(&region)));
+                assert_eq!(cost, h.cost[i]);
+                // the alignment is optimal for that region: nothing cheaper exists
+                let best = end_costs(alphabet, opts.ignore_case, p, &region);
+                assert!(*best.last().unwrap() <= cost);
+            }
+            assert!(h.is_sorted(), "rows in (record, pattern, start, end, strand) order");
+        }
+    }
+}
+
+#[test]
+fn count_and_contains_agree_with_hits() {
+    let mut r = rng(3);
+    for alphabet in ALPHABETS {
+        for _ in 0..200 {
+            let (mut opts, pats, texts) = random_case(&mut r, alphabet);
+            opts.all_endpoints = r.random_bool(0.3);
+            if alphabet == Alphabet::Iupac && r.random_bool(0.3) {
+                opts.max_n_frac = Some(r.random_range(0.0..1.0));
+            }
+            let h = hits(&opts, &pats, &texts);
+            let counts = values(&opts, Mode::Count, &pats, &texts);
+            let contains = values(&opts, Mode::Contains, &pats, &texts);
+            let n = texts.len();
+            for pi in 0..pats.len() {
+                for ti in 0..n {
+                    let nh = (0..h.len()).filter(|&i| h.record[i] as usize == ti && h.pattern[i] as usize == pi).count() as i32;
+                    if texts[ti].is_none() {
+                        assert_eq!(counts[pi * n + ti], i32::MIN);
+                        continue;
+                    }
+                    assert_eq!(counts[pi * n + ti], nh);
+                    assert_eq!(contains[pi * n + ti], (nh > 0) as i32);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn batched_patterns_equal_one_by_one_and_threads_do_not_matter() {
+    let mut r = rng(4);
+    for alphabet in [Alphabet::Dna, Alphabet::Iupac] {
+        for round in 0..60 {
+            let m = r.random_range(4..40);
+            let k = r.random_range(0..m.min(5));
+            let pats: Vec<Vec<u8>> = (0..r.random_range(4..20)).map(|_| random_seq(&mut r, alphabet, m)).collect();
+            let texts: Vec<Option<Vec<u8>>> = (0..r.random_range(1..30))
+                .map(|_| {
+                    let len = r.random_range(0..300);
+                    let mut t = random_seq(&mut r, alphabet, len);
+                    for _ in 0..3 {
+                        let p = pats[r.random_range(0..pats.len())].clone();
+                        let p = if r.random_bool(0.5) { revcomp(&p) } else { p };
+                        let e = r.random_range(0..=k);
+                        plant(&mut r, &mut t, &p, e);
+                    }
+                    Some(t)
+                })
+                .collect();
+            let mut opts = SearchOptions { k: k as i64, alphabet, rc: r.random_bool(0.7), all_endpoints: round % 3 == 0, ..Default::default() };
+            if alphabet == Alphabet::Iupac && round % 4 == 1 {
+                opts.overhang = Some(r.random_range(0.0..1.0));
+            }
+            if alphabet == Alphabet::Iupac && round % 5 == 2 {
+                opts.max_n_frac = Some(r.random_range(0.0..1.0));
+            }
+            let batched = hits(&opts, &pats, &texts);
+            // one pattern per call never batches
+            let mut expect = ducksassy_core::HitBuffer::default();
+            let mut per_pattern: Vec<ducksassy_core::HitBuffer> = pats.iter().map(|p| hits(&opts, &[p.clone()], &texts)).collect();
+            let mut keyed: Vec<(u32, u32, u32, u32, bool, u32, u32, usize, usize)> = Vec::new();
+            for (pi, h) in per_pattern.iter_mut().enumerate() {
+                for i in 0..h.len() {
+                    h.pattern[i] = pi as u32;
+                    keyed.push((h.record[i], pi as u32, h.start[i], h.end[i], h.minus[i], h.pattern_start[i], h.pattern_end[i], pi, i));
+                }
+            }
+            keyed.sort();
+            for &(.., pi, i) in &keyed { expect.push_row(&per_pattern[pi], i); }
+            assert_same(&batched, &expect, &format!("batched vs single, {alphabet:?} m={m} k={k} opts={opts:?}"));
+            for threads in [2, 3, 8] {
+                let t = hits(&SearchOptions { threads, ..opts.clone() }, &pats, &texts);
+                assert_same(&t, &batched, &format!("threads={threads}"));
+            }
+        }
+    }
+}
+
+#[test]
+fn hand_checked_examples() {
+    // sassy's README example: ATCG in AAAATTGAAA with k = 1 matches ATTG at 3..7
+    let opts = SearchOptions { k: 1, rc: false, ..Default::default() };
+    let h = hits(&opts, &[b"ATCG".to_vec()], &[Some(b"AAAATTGAAA".to_vec())]);
+    assert_eq!((h.len(), h.start[0], h.end[0], h.cost[0]), (1, 3, 7, 1));
+    assert_eq!(h.cigar(0), b"2=1X1=");
+    // minus strand: rc(AACCG) = CGGTT sits at 2..7 of TTCGGTTAA, exact
+    let opts = SearchOptions { k: 0, rc: true, ..Default::default() };
+    let h = hits(&opts, &[b"AACCG".to_vec()], &[Some(b"TTCGGTTAA".to_vec())]);
+    assert_eq!(h.len(), 1);
+    assert_eq!((h.start[0], h.end[0], h.minus[0], h.cigar(0)), (2, 7, true, &b"5="[..]));
+    // a deletion from the text: GATTACA vs GATTTACA (one extra T in the text)
+    let opts = SearchOptions { k: 1, rc: false, alphabet: Alphabet::Dna, ..Default::default() };
+    let h = hits(&opts, &[b"GATTACA".to_vec()], &[Some(b"CCGATTTACACC".to_vec())]);
+    assert_eq!(h.len(), 1);
+    assert_eq!((h.start[0], h.end[0], h.cost[0]), (2, 10, 1));
+    assert_eq!(cigar_cost(Alphabet::Dna, false, h.cigar(0), b"GATTACA", b"GATTTACA"), Ok(1));
+    // lower case pattern and text, both strands
+    let opts = SearchOptions { k: 0, rc: true, alphabet: Alphabet::Dna, ..Default::default() };
+    let h = hits(&opts, &[b"aaccg".to_vec()], &[Some(b"ttcggttaa".to_vec())]);
+    assert_eq!((h.len(), h.start[0], h.end[0], h.minus[0]), (1, 2, 7, true));
+}
+
+#[test]
+fn short_and_empty_texts_are_not_errors() {
+    let opts = SearchOptions { k: 2, ..Default::default() };
+    let texts = vec![Some(vec![]), Some(b"AC".to_vec()), None, Some(b"ACGTAC".to_vec())];
+    let c = values(&opts, Mode::Count, &[b"ACGTACGT".to_vec()], &texts);
+    assert_eq!(c[0], 0);
+    assert_eq!(c[2], i32::MIN);
+    let h = hits(&opts, &[b"ACGTACGT".to_vec()], &texts);
+    assert!(h.record.iter().all(|&r| r == 3 || r == 1));
+}
+
+#[test]
+fn invalid_text_letters_name_the_first_bad_record() {
+    let pats = vec![b"ACGT".to_vec()];
+    let texts: Vec<Option<Vec<u8>>> = (0..5000).map(|i| Some(if i == 4321 || i == 4999 { b"ACGNT".to_vec() } else { b"ACGTT".to_vec() })).collect();
+    for threads in [1, 2, 4] {
+        let plan = ducksassy_core::SearchPlan::new(&SearchOptions { alphabet: Alphabet::Dna, threads, ..Default::default() }, &[&pats[0]]).unwrap();
+        let t: Vec<Option<&[u8]>> = texts.iter().map(|t| t.as_deref()).collect();
+        let e = ducksassy_core::run(&plan, &t, &ducksassy_core::Control::new(), None).unwrap_err();
+        assert_eq!(e, ducksassy_core::CoreError::InvalidLetter { arg: "texts", index: 4321, position: 3, letter: b'N', alphabet: "dna" });
+    }
+}
+
+/// Compare two hit tables, reporting the first differing row (not the tables).
+fn assert_same(a: &ducksassy_core::HitBuffer, b: &ducksassy_core::HitBuffer, what: &str) {
+    let row = |h: &ducksassy_core::HitBuffer, i: usize| (h.key(i), h.cost[i], h.pattern_start[i], h.pattern_end[i], String::from_utf8_lossy(h.cigar(i)).to_string());
+    for i in 0..a.len().min(b.len()) {
+        assert_eq!(row(a, i), row(b, i), "{what}: row {i}");
+    }
+    assert_eq!(a.len(), b.len(), "{what}: number of rows");
+}

@@ -1,0 +1,245 @@
+//! The extendr binding: R values in, one core call, R values out. Nothing
+//! else lives here. Text and pattern bytes are borrowed in place from R's
+//! CHARSXPs (no copy); R objects are only touched on this (R's main) thread.
+
+use ducksassy_core::{run, Alphabet, Control, CoreError, HitBuffer, Mode, Output, SearchOptions, SearchPlan};
+use extendr_api::prelude::*;
+use extendr_ffi as ffi;
+use std::os::raw::c_int;
+
+extern "C" {
+    /// Defined in entrypoint.c: R_CheckUserInterrupt under R_ToplevelExec,
+    /// so a pending Ctrl-C is reported instead of jumping over Rust frames.
+    fn ducksassy_check_interrupt() -> c_int;
+}
+
+/// Search texts for patterns; see `sassy_search()` in R for the contract.
+/// Returns the hit columns (1-based), a count/contains vector, or an error
+/// value of class `ducksassy_rust_error` that R turns into a condition.
+#[extendr]
+#[allow(clippy::too_many_arguments)]
+fn ds_search(
+    texts: Robj,
+    patterns: Robj,
+    k: i32,
+    alphabet: &str,
+    ignore_case: bool,
+    rc: bool,
+    all_endpoints: bool,
+    overhang: f64,
+    max_n_frac: f64,
+    cigar: bool,
+    threads: i32,
+    mode: &str,
+    max_hits: f64,
+) -> Robj {
+    match search(texts, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits) {
+        Ok(r) => r,
+        Err(e) => error_value(&e),
+    }
+}
+
+/// Version of the bundled sassy crate.
+#[extendr]
+fn ds_sassy_version() -> &'static str {
+    ducksassy_core::SASSY_VERSION
+}
+
+/// SIMD level this library was compiled for, as Rust sees it.
+#[extendr]
+fn ds_rust_simd() -> &'static str {
+    if cfg!(target_feature = "avx512f") {
+        "avx512"
+    } else if cfg!(target_feature = "avx2") {
+        "avx2"
+    } else if cfg!(target_feature = "neon") {
+        "neon"
+    } else {
+        "scalar"
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn search(
+    texts: Robj,
+    patterns: Robj,
+    k: i32,
+    alphabet: &str,
+    ignore_case: bool,
+    rc: bool,
+    all_endpoints: bool,
+    overhang: f64,
+    max_n_frac: f64,
+    cigar: bool,
+    threads: i32,
+    mode: &str,
+    max_hits: f64,
+) -> std::result::Result<Robj, CoreError> {
+    let opts = SearchOptions {
+        k: if k == i32::MIN { -1 } else { k as i64 },
+        alphabet: Alphabet::parse(alphabet)?,
+        ignore_case,
+        rc,
+        all_endpoints,
+        overhang: finite(overhang),
+        max_n_frac: finite(max_n_frac),
+        cigar,
+        threads: threads.max(0) as usize,
+        mode: Mode::parse(mode)?,
+        max_hits: finite(max_hits).map(|m| m.max(0.0) as u64),
+    };
+    let texts = borrow_strings(&texts, "texts")?;
+    let pats = borrow_strings(&patterns, "patterns")?;
+    let mut pat_bytes = Vec::with_capacity(pats.len());
+    for (i, p) in pats.iter().enumerate() {
+        pat_bytes.push(p.ok_or_else(|| CoreError::InvalidArgument {
+            arg: "patterns",
+            index: Some(i),
+            value: "NA".into(),
+            expected: "a non-missing string".into(),
+        })?);
+    }
+    let plan = SearchPlan::new(&opts, &pat_bytes)?;
+    let ctl = Control::new();
+    let mut poll = || unsafe { ducksassy_check_interrupt() != 0 };
+    let out = run(&plan, &texts, &ctl, Some(&mut poll))?;
+    Ok(match out {
+        Output::Hits(bufs) => {
+            let r = hits_to_r(&bufs, cigar);
+            ducksassy_core::hits::recycle(bufs);
+            r
+        }
+        Output::Values(v) => values_to_r(&v, plan.mode == Mode::Contains),
+    })
+}
+
+/// `NA`/`NaN` (R's `NULL` stand-in here) become `None`.
+fn finite(x: f64) -> Option<f64> {
+    (!x.is_nan()).then_some(x)
+}
+
+/// Borrow the bytes of a character vector's elements; `NA` is `None`.
+fn borrow_strings<'a>(x: &'a Robj, arg: &'static str) -> std::result::Result<Vec<Option<&'a [u8]>>, CoreError> {
+    let sexp = unsafe { x.get() };
+    if unsafe { ffi::TYPEOF(sexp) } != ffi::SEXPTYPE::STRSXP {
+        return Err(CoreError::InvalidArgument {
+            arg,
+            index: None,
+            value: format!("{:?}", x.rtype()),
+            expected: "a character vector".into(),
+        });
+    }
+    let n = unsafe { ffi::Rf_xlength(sexp) };
+    let mut out = Vec::with_capacity(n as usize);
+    for i in 0..n {
+        unsafe {
+            let s = ffi::STRING_ELT(sexp, i);
+            if s == ffi::R_NaString {
+                out.push(None);
+            } else {
+                let len = ffi::Rf_xlength(s) as usize;
+                // SAFETY: the CHARSXP is protected by `x` (a .Call argument)
+                // for the whole call, and R does not run while workers read it.
+                out.push(Some(std::slice::from_raw_parts(ffi::R_CHAR(s) as *const u8, len)));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The hit columns as an R list, converting to 1-based inclusive here (and
+/// only here): start + 1; sassy's exclusive end is the inclusive 1-based end.
+fn hits_to_r(bufs: &[HitBuffer], cigar: bool) -> Robj {
+    let n: usize = bufs.iter().map(|b| b.len()).sum();
+    let col = |f: &dyn Fn(&HitBuffer, usize) -> i32| -> Robj {
+        unsafe {
+            let v = Robj::from_sexp(ffi::Rf_allocVector(ffi::SEXPTYPE::INTSXP, n as ffi::R_xlen_t));
+            let dst = ffi::INTEGER(v.get());
+            let mut j = 0;
+            for b in bufs {
+                for i in 0..b.len() {
+                    *dst.add(j) = f(b, i);
+                    j += 1;
+                }
+            }
+            v
+        }
+    };
+    let record = col(&|b, i| b.record[i] as i32 + 1);
+    let pattern = col(&|b, i| b.pattern[i] as i32 + 1);
+    let start = col(&|b, i| b.start[i] as i32 + 1);
+    let end = col(&|b, i| b.end[i] as i32);
+    let pattern_start = col(&|b, i| b.pattern_start[i] as i32 + 1);
+    let pattern_end = col(&|b, i| b.pattern_end[i] as i32);
+    let cost = col(&|b, i| b.cost[i]);
+    let strand = strings(n, bufs, |b, i| if b.minus[i] { Some(b"-") } else { Some(b"+") });
+    let cigars = strings(n, bufs, |b, i| if cigar { Some(b.cigar(i)) } else { None });
+    list!(
+        record = record,
+        pattern = pattern,
+        start = start,
+        end = end,
+        pattern_start = pattern_start,
+        pattern_end = pattern_end,
+        cost = cost,
+        strand = strand,
+        cigar = cigars
+    )
+    .into()
+}
+
+/// A character vector from per-row byte slices (`None` = `NA`). Repeated
+/// single-letter values reuse one CHARSXP (R caches short strings anyway).
+fn strings<'b>(n: usize, bufs: &'b [HitBuffer], f: impl Fn(&'b HitBuffer, usize) -> Option<&'b [u8]>) -> Robj {
+    unsafe {
+        let v = Robj::from_sexp(ffi::Rf_allocVector(ffi::SEXPTYPE::STRSXP, n as ffi::R_xlen_t));
+        let sexp = v.get();
+        let mut j = 0;
+        for b in bufs {
+            for i in 0..b.len() {
+                let s = match f(b, i) {
+                    Some(bytes) => ffi::Rf_mkCharLenCE(bytes.as_ptr() as *const _, bytes.len() as c_int, ffi::cetype_t::CE_UTF8),
+                    None => ffi::R_NaString,
+                };
+                ffi::SET_STRING_ELT(sexp, j, s);
+                j += 1;
+            }
+        }
+        v
+    }
+}
+
+/// Counts as an integer vector, or presence as a logical vector; `NA` is
+/// `i32::MIN` in both, as in R.
+fn values_to_r(v: &[i32], logical: bool) -> Robj {
+    unsafe {
+        let t = if logical { ffi::SEXPTYPE::LGLSXP } else { ffi::SEXPTYPE::INTSXP };
+        let r = Robj::from_sexp(ffi::Rf_allocVector(t, v.len() as ffi::R_xlen_t));
+        let dst = if logical { ffi::LOGICAL(r.get()) } else { ffi::INTEGER(r.get()) };
+        if !v.is_empty() {
+            std::ptr::copy_nonoverlapping(v.as_ptr(), dst, v.len());
+        }
+        r
+    }
+}
+
+/// The error as a value R turns into a classed condition.
+fn error_value(e: &CoreError) -> Robj {
+    let mut l: Robj = list!(
+        class = e.class(),
+        message = e.to_string(),
+        arg = e.arg().map(|a| a.to_string()),
+        index = e.index().map(|i| (i + 1) as i32),
+        value = e.value()
+    )
+    .into();
+    let _ = l.set_class(&["ducksassy_rust_error"]);
+    l
+}
+
+extendr_module! {
+    mod ducksassy;
+    fn ds_search;
+    fn ds_sassy_version;
+    fn ds_rust_simd;
+}
