@@ -33,7 +33,7 @@ document:
 
 # In-place install; keeps src/rust/target so rebuilds are incremental.
 install: setup document
-	NOT_CRAN=true CARGO_BUILD_JOBS=$(NPROC) $(R) CMD INSTALL --no-multiarch .
+	DUCKSASSY_KEEP_BUILD=true CARGO_BUILD_JOBS=$(NPROC) $(R) CMD INSTALL --no-multiarch .
 
 demo: install
 	$(RSCRIPT) inst/scripts/demo.R

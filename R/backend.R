@@ -20,8 +20,10 @@
 #'     `"avx2"`, `"scalar"`, `"neon"` or `"native"`
 #'     (`-C target-cpu=native`).
 #'   * `supported` (logical): whether this CPU supports that backend.
-#'   * `in_use` (character): the backend searches use now; the compiled one
-#'     when the Rust library is loaded, `NA` otherwise.
+#'   * `in_use` (character): the SIMD code the loaded Rust library runs, as
+#'     the Rust compiler saw it (`"avx512"`, `"avx2"`, `"neon"` or
+#'     `"scalar"`; a `"native"` build shows its level here); `NA` when the
+#'     Rust library is not loaded.
 #'   * `cpu` (character): the CPU model, from `/proc/cpuinfo` on Linux; `NA`
 #'     when unknown.
 #'   * `sassy_version` (character): version of the bundled `sassy` crate.
@@ -36,7 +38,7 @@ sassy_backend_info <- function() {
   data.frame(
     compiled = info$compiled,
     supported = info$supported,
-    in_use = info$in_use,
+    in_use = if (loaded) ds_rust_simd() else NA_character_,
     cpu = info$cpu,
     sassy_version = if (loaded) ds_sassy_version() else NA_character_,
     rust_loaded = loaded,

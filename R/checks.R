@@ -112,7 +112,7 @@ more_bullet <- function(bad) {
   if (length(bad) > 1L) {
     c(i = paste0(
       "And ", length(bad) - 1L, " more (",
-      paste(utils::head(bad[-1L], 5L), collapse = ", "),
+      paste(bad[seq_len(min(length(bad), 6L))[-1L]], collapse = ", "),
       if (length(bad) > 6L) ", ...", ")."
     ))
   }
@@ -267,6 +267,23 @@ check_threads <- function(threads, call = rlang::caller_env(),
     )
   }
   as.integer(threads)
+}
+
+#' The hit limit: `getOption("ducksassy.max_hits")`, a whole number >= 0,
+#' default `.Machine$integer.max` (the most rows a data frame can hold).
+#' Returned as a double for the binding.
+#' @noRd
+max_hits_option <- function(call = rlang::caller_env()) {
+  x <- getOption("ducksassy.max_hits", .Machine$integer.max)
+  if (!is_whole_scalar(x) || x < 0 || x > .Machine$integer.max) {
+    abort_scalar(
+      "getOption(\"ducksassy.max_hits\")",
+      "a single whole number between 0 and .Machine$integer.max",
+      x,
+      call
+    )
+  }
+  as.double(x)
 }
 
 # ---------------------------------------------------------------------------

@@ -125,8 +125,10 @@ locate_bullet <- function(arg, index = NULL, value) {
 #'
 #' The binding never throws: on bad input (a letter outside the alphabet, say)
 #' or an interrupt it returns a list of class `"ducksassy_rust_error"` with
-#' fields `class`, `message`, `arg`, `index` (1-based) and `value`. This
-#' re-raises it through `ducksassy_abort()`.
+#' fields `class`, `message`, `arg`, `index` (1-based) and `value` (already
+#' printed, e.g. `"\"N\""`). This re-raises it through `ducksassy_abort()`.
+#' The Rust messages name the argument, index and value themselves; a
+#' location bullet is added only when the message does not name the argument.
 #' @noRd
 abort_rust_error <- function(err, call = rlang::caller_env()) {
   field <- function(name) {
@@ -137,28 +139,24 @@ abort_rust_error <- function(err, call = rlang::caller_env()) {
   if (!is.character(class) || !startsWith(class, "ducksassy_")) {
     class <- "ducksassy_internal_error"
   }
-  message <- field("message") %||% "The search failed."
+  message <- as.character(field("message") %||% "The search failed.")
   arg <- field("arg")
   index <- field("index")
   value <- field("value")
 
-  bullets <- cli_escape(as.character(message))
-  if (!is.null(arg)) {
+  bullets <- cli_escape(capitalise(message))
+  if (!is.null(arg) && !grepl(arg, message, fixed = TRUE)) {
     where <- if (is.null(index)) {
       paste0("`", arg, "`")
     } else {
       paste0("`", arg, "[", index, "]`")
     }
-    bullets <- c(
-      bullets,
-      x = if (is.null(value)) {
-        paste0("In ", cli_escape(where), ".")
-      } else {
-        paste0("In ", cli_escape(where), ": ", format_value(value), ".")
-      }
-    )
-  } else if (!is.null(value)) {
-    bullets <- c(bullets, x = paste0("Value: ", format_value(value), "."))
+    bullets <- c(bullets, x = cli_escape(paste0(
+      "In ", where, if (!is.null(value)) paste0(": ", value), "."
+    )))
+  }
+  if (identical(value, "\"N\"") || identical(value, "\"n\"")) {
+    bullets <- c(bullets, i = "Use `alphabet = \"iupac\"` for sequences with N.")
   }
   if (identical(class, "ducksassy_internal_error")) {
     bullets <- c(
@@ -174,6 +172,10 @@ abort_rust_error <- function(err, call = rlang::caller_env()) {
     value = value,
     call = call
   )
+}
+
+capitalise <- function(x) {
+  paste0(toupper(substr(x, 1L, 1L)), substr(x, 2L, nchar(x)))
 }
 
 #' Check a value returned by the binding; re-raise it if it is an error

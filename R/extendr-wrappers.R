@@ -4,10 +4,27 @@
 # by hand (run `make wrappers` after changing the entry points).
 # Never exported: the user-facing functions check their arguments in R first.
 
-ds_search <- function(texts, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode) {
-  .Call(wrap__ds_search, texts, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode)
+ds_search <- function(texts, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits) {
+  .Call(wrap__ds_search, texts, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits)
 }
 
 ds_sassy_version <- function() {
   .Call(wrap__ds_sassy_version)
 }
+
+ds_rust_simd <- function() {
+  .Call(wrap__ds_rust_simd)
+}
+
+ds_fastx_search <- function(paths, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits, batch_bytes, batch_records) {
+  .Call(wrap__ds_fastx_search, paths, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits, batch_bytes, batch_records)
+}
+
+ds_fastx_filter <- function(path, output, patterns, k, alphabet, ignore_case, rc, overhang, max_n_frac, threads, invert, gzip, batch_bytes, batch_records) {
+  .Call(wrap__ds_fastx_filter, path, output, patterns, k, alphabet, ignore_case, rc, overhang, max_n_frac, threads, invert, gzip, batch_bytes, batch_records)
+}
+
+ds_fastx_read <- function(path, n_max, batch_bytes, batch_records) {
+  .Call(wrap__ds_fastx_read, path, n_max, batch_bytes, batch_records)
+}
+

@@ -42,11 +42,12 @@
 #'
 #' @section Alphabets and case:
 #' * `"dna"`: `A`, `C`, `G`, `T` only, upper or lower case.
-#' * `"iupac"`: the IUPAC nucleotide codes `A C G T U R Y S W K M B D H V N`
+#' * `"iupac"`: the IUPAC nucleotide codes `A C G T U R Y S W K M B D H V N X`
 #'   (`U` is read as `T`), upper or lower case. Two codes match when the
 #'   sets of bases they stand for intersect, so `N` matches every base and
-#'   `R` matches `A`, `G` and `R`. A run of `N` in a text therefore matches
-#'   anything; `max_n_frac` drops such hits.
+#'   `R` matches `A`, `G` and `R`; `X` (a masked base) matches nothing, not
+#'   even `X`. A run of `N` in a text therefore matches anything;
+#'   `max_n_frac` drops such hits.
 #' * `"ascii"`: any byte below 128, compared exactly, or ignoring the case of
 #'   `A-Z`/`a-z` with `ignore_case = TRUE`. There is no reverse complement.
 #'
@@ -62,7 +63,8 @@
 #' own 0-based half-open `text_start`, `text_end` are `start - 1` and `end`.)
 #' On the `"-"` strand the `cigar` aligns the pattern with the reverse
 #' complement of that region. An empty region (possible only with
-#' `overhang`) has `end = start - 1`, as in IRanges.
+#' `overhang`, when the whole pattern lies outside the text) has
+#' `end = start - 1`, as in IRanges, and an empty `cigar` (`""`).
 #'
 #' Rows are ordered by `record`, `pattern`, `start`, `end` and `strand`
 #' (`"+"` first). The same input gives the identical data frame whatever the
@@ -89,6 +91,12 @@
 #' Interrupting a search (Ctrl-C / Esc) raises a condition of class
 #' `ducksassy_interrupt`, also a `ducksassy_error`.
 #'
+#' A search that would hold more hits in memory than
+#' `getOption("ducksassy.max_hits")` (default `.Machine$integer.max`, the
+#' most rows a data frame can have) fails with a `ducksassy_limit_error`
+#' instead of returning a truncated table; narrow the search (smaller `k`,
+#' fewer texts per call) or count with `sassy_count()` instead.
+#'
 #' @param texts A character vector of sequences to search (the *records*).
 #'   Elements may be `NA` (no hits, `NA` count) or empty. Names, if any, are
 #'   carried into the `name` column and the row names of counts. Only
@@ -111,10 +119,12 @@
 #'   with cost `<= k` (many overlapping hits per occurrence). For
 #'   `sassy_contains()` it does not change the answer.
 #' @param overhang `NULL` (default) or the overhang cost `alpha`, a number in
-#'   `[0, 1]`: the pattern may then hang over either end of the text, each
-#'   pattern letter outside the text costing `alpha` (the total rounded
-#'   down), and `pattern_start`, `pattern_end` tell which part of the pattern
-#'   is inside the text. `"iupac"` only.
+#'   `[0, 1]`: the pattern may then hang over either end of the text; `o`
+#'   pattern letters beyond one end cost `floor(alpha * o)`, and
+#'   `pattern_start`, `pattern_end` tell which part of the pattern is
+#'   aligned inside the text. With a small `alpha` a pattern can lie wholly
+#'   outside a text (cost `floor(alpha * nchar(pattern))` or less), so even
+#'   empty texts can have hits. `"iupac"` only.
 #' @param max_n_frac `NULL` (default, no filter) or a number in `[0, 1]`:
 #'   drop hits whose matched text region has a larger fraction of `N`
 #'   letters. `"dna"` and `"iupac"` only (`"dna"` texts contain no `N`).
@@ -269,11 +279,19 @@ run_search <- function(plan, mode, call = rlang::caller_env()) {
     plan$ignore_case,
     plan$rc,
     plan$all_endpoints,
-    plan$overhang,
-    plan$max_n_frac,
+    na_as_nan(plan$overhang),
+    na_as_nan(plan$max_n_frac),
     plan$cigar,
     plan$threads,
-    mode
+    mode,
+    max_hits_option(call = call)
   )
   rust_result(res, call = call)
+}
+
+# "No value" for the binding's double scalars. extendr refuses NA_real_ for
+# an `f64` argument ("Must not be NA"), while NaN converts and the binding
+# reads any NaN as "not set".
+na_as_nan <- function(x) {
+  if (is.na(x)) NaN else x
 }

@@ -70,11 +70,28 @@ oracle_letters_match <- function(a, b, alphabet = "dna", ignore_case = FALSE) {
   )
 }
 
+# Letters as integer codes such that two letters match iff
+# bitwAnd(code_a, code_b) > 0 (iupac) or code_a == code_b (otherwise).
+oracle_codes <- function(chars, alphabet, ignore_case) {
+  switch(alphabet,
+    dna = match(toupper(chars), c("A", "C", "G", "T")),
+    iupac = unname(oracle_iupac_bits[toupper(chars)]),
+    ascii = {
+      if (ignore_case) chars <- oracle_ascii_lower(chars)
+      vapply(chars, function(ch) as.integer(charToRaw(ch)), 0L, USE.NAMES = FALSE)
+    }
+  )
+}
+
 # m x n logical matrix: pattern letter i matches text letter j.
 oracle_match_matrix <- function(p, t, alphabet, ignore_case) {
-  out <- outer(p, t, oracle_letters_match, alphabet = alphabet, ignore_case = ignore_case)
-  dim(out) <- c(length(p), length(t))
-  unname(out)
+  pc <- oracle_codes(p, alphabet, ignore_case)
+  tc <- oracle_codes(t, alphabet, ignore_case)
+  out <- matrix(FALSE, length(p), length(t))
+  for (i in seq_along(p)) {
+    out[i, ] <- if (alphabet == "iupac") bitwAnd(tc, pc[[i]]) > 0L else tc == pc[[i]]
+  }
+  out
 }
 
 #' Minimum edit cost of the pattern ending at each text position 0..n.
@@ -140,13 +157,16 @@ oracle_cache <- new.env(hash = TRUE, parent = emptyenv())
 oracle_strand_costs <- function(pattern, text, alphabet = "dna",
                                 rc = alphabet != "ascii", ignore_case = FALSE,
                                 overhang = NULL, k = NULL) {
+  # Keys are short (environment names are limited); the text is compared in
+  # full on a hit.
   key <- paste(
-    pattern, text, alphabet, rc, ignore_case,
-    if (is.null(overhang)) "" else paste(overhang, k),
+    pattern, nchar(text, type = "bytes"), substr(text, 1L, 100L), alphabet,
+    rc, ignore_case, if (is.null(overhang)) "" else paste(overhang, k),
     sep = "\r"
   )
-  if (!is.null(out <- oracle_cache[[key]])) {
-    return(out)
+  hit <- oracle_cache[[key]]
+  if (!is.null(hit) && identical(hit$text, text)) {
+    return(hit$out)
   }
   out <- list(`+` = oracle_end_costs(pattern, text, alphabet, ignore_case, overhang, k))
   if (rc) {
@@ -154,7 +174,7 @@ oracle_strand_costs <- function(pattern, text, alphabet = "dna",
       pattern, oracle_revcomp(text), alphabet, ignore_case, overhang, k
     )
   }
-  assign(key, out, envir = oracle_cache)
+  assign(key, list(text = text, out = out), envir = oracle_cache)
   out
 }
 
@@ -188,24 +208,27 @@ oracle_count_all_endpoints <- function(pattern, text, k, alphabet = "dna",
 }
 
 #' sassy's "rightmost end of each local minimum" rule over end costs
-#' (element j + 1 is position j). Returns end positions in 1..n.
+#' (element j + 1 is position j). Returns end positions in 1..n (0 only with
+#' overhang).
+#'
+#' sassy walks the positions with `decreasing = TRUE` at position 0 and, at
+#' each step, reports the previous position when the cost rises after a
+#' non-increasing stretch that ended <= k; the last position is reported when
+#' the costs were still non-increasing there. In runs of equal costs that is:
+#' report the last position of a run with cost <= k when the run was entered
+#' downwards (or is the first run) and is left upwards (or is the last run).
 oracle_local_minima <- function(costs, k) {
   n <- length(costs) - 1L
-  out <- integer()
-  prev <- costs[[1L]]
-  decreasing <- TRUE
-  for (pos in seq_len(n)) {
-    cost <- costs[[pos + 1L]]
-    if (decreasing && cost > prev && prev <= k) {
-      out <- c(out, pos - 1L)
-    }
-    decreasing <- cost < prev || (decreasing && cost == prev)
-    prev <- cost
+  if (n == 0L) {
+    return(integer())
   }
-  if (n > 0L && decreasing && prev <= k) {
-    out <- c(out, n)
-  }
-  out
+  runs <- rle(as.integer(costs))
+  v <- runs$values
+  last_pos <- cumsum(runs$lengths) - 1L
+  r <- length(v)
+  entered_down <- c(TRUE, v[-1L] < v[-r])
+  left_up <- c(v[-1L] > v[-r], TRUE)
+  as.integer(last_pos[v <= k & entered_down & left_up])
 }
 
 #' The hits sassy_search() should report for one text and pattern, as a
@@ -252,7 +275,12 @@ oracle_hits <- function(pattern, text, k, alphabet = "dna",
 # CIGAR checks
 
 #' Parse a CIGAR string into counts and operations; errors if malformed.
+#' The empty string is the empty alignment (with overhang, a pattern that
+#' lies wholly outside the text aligns no letters).
 cigar_parse <- function(cigar) {
+  if (identical(cigar, "")) {
+    return(data.frame(n = integer(), op = character()))
+  }
   if (is.na(cigar) || !grepl("^([0-9]+[=XID])+$", cigar)) {
     stop("oracle: malformed CIGAR ", cigar)
   }

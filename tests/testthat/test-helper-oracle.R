@@ -109,6 +109,11 @@ test_that("CIGARs are applied and costed", {
   expect_match(cigar_apply("GATTACA", "GATACA", "7="), "runs past|differ")
   expect_match(cigar_apply("ACGT", "ACGTA", "4="), "uses 4 of 4 pattern letters and 4 of 5")
   expect_match(cigar_apply("ACGT", "ACGT", "4Q"), "malformed")
+  expect_match(cigar_apply("ACGT", "ACGT", NA_character_), "malformed")
+  # The empty alignment: nothing aligned, nothing left over.
+  expect_true(cigar_apply("", "", ""))
+  expect_identical(cigar_cost(""), 0L)
+  expect_match(cigar_apply("A", "", ""), "uses 0 of 1 pattern letters")
   # IUPAC: R = A is a match, N = anything.
   expect_true(cigar_apply("GRAT", "GGAT", "4=", "iupac"))
   expect_match(cigar_apply("GRAT", "GCAT", "4=", "iupac"), "differ")

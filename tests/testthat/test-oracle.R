@@ -215,3 +215,28 @@ test_that("long texts: hits across SIMD lanes and chunk borders agree with the o
     expect_identical(oracle_problems(texts, patterns, k, "dna", rc = TRUE, threads = 3L), character())
   }
 })
+
+test_that("records longer than a window (2^18 letters) agree with the oracle", {
+  set.seed(606)
+  # Long records are cut into overlapping windows searched in parallel; plant
+  # matches (both orientations, with edits) across the window borders.
+  dna <- c("A", "C", "G", "T")
+  patterns <- c("ACGTTGCAACGGTACT", "GGATCCTTAGCATTGA")
+  n <- 300000L
+  text <- oracle_chars(oracle_random_strings(1L, n, n, dna))
+  border <- 2^18
+  at <- c(1L, border - 40L, border - 17L, border - 8L, border - 1L, border, border + 3L, 150000L, n - 15L)
+  for (i in seq_along(at)) {
+    p <- patterns[[1L + i %% 2L]]
+    if (i %% 3L == 0L) p <- oracle_revcomp(p)
+    p <- oracle_chars(p)
+    if (i %% 4L == 1L) p[7L] <- "A"
+    if (i %% 5L == 2L) p <- p[-9L]
+    text[at[[i]] + seq_along(p) - 1L] <- p
+  }
+  text <- paste(text[seq_len(n)], collapse = "")
+  expect_identical(
+    oracle_problems(c(text, "ACGTTGCAACGGTACT"), patterns, 2L, "dna", rc = TRUE, threads = 4L),
+    character()
+  )
+})

@@ -2,6 +2,8 @@
 //! else lives here. Text and pattern bytes are borrowed in place from R's
 //! CHARSXPs (no copy); R objects are only touched on this (R's main) thread.
 
+mod fastx;
+
 use ducksassy_core::{run, Alphabet, Control, CoreError, HitBuffer, Mode, Output, SearchOptions, SearchPlan};
 use extendr_api::prelude::*;
 use extendr_ffi as ffi;
@@ -87,6 +89,7 @@ fn search(
         threads: threads.max(0) as usize,
         mode: Mode::parse(mode)?,
         max_hits: finite(max_hits).map(|m| m.max(0.0) as u64),
+        ..Default::default()
     };
     let texts = borrow_strings(&texts, "texts")?;
     let pats = borrow_strings(&patterns, "patterns")?;
@@ -239,6 +242,7 @@ fn error_value(e: &CoreError) -> Robj {
 
 extendr_module! {
     mod ducksassy;
+    use fastx;
     fn ds_search;
     fn ds_sassy_version;
     fn ds_rust_simd;

@@ -11,7 +11,7 @@ use crate::error::CoreError;
 use crate::hits::HitBuffer;
 use crate::options::{Mode, PatternGroup, SearchPlan};
 use crate::profile::{AnySearcher, ProfileKind};
-use crate::sink::{self, Encoded, Sink, NA_INT};
+use crate::sink::{self, Encoded, Sink, Window, NA_INT};
 use crate::validate::first_invalid_letter;
 use crate::worker::with_worker;
 use rayon::prelude::*;
@@ -70,11 +70,14 @@ impl Output {
     }
 }
 
-/// A unit of work: a range of records searched for a range of pattern groups.
+/// A unit of work: a range of records searched for a range of pattern
+/// groups, or one window of one long record.
 #[derive(Debug, Clone)]
 struct Task {
     records: Range<usize>,
     groups: Range<usize>,
+    /// Owned range of a long record's window (then `records` is that record).
+    window: Option<(usize, usize)>,
     bytes: u64,
 }
 
@@ -173,34 +176,53 @@ fn encode_groups(plan: &SearchPlan) -> Encoded {
         .collect()
 }
 
-/// Cut records into tasks of similar work; with fewer records than threads,
-/// also split the pattern groups so every thread has something to do.
+/// Cut records into tasks of similar work: runs of short records, and one
+/// task per window of each record longer than `plan.window`. With fewer tasks
+/// than threads, also split the pattern groups so every thread has work.
 fn plan_tasks(plan: &SearchPlan, texts: &[Option<&[u8]>]) -> Vec<Task> {
-    let len = |i: usize| texts[i].map_or(0, |t| t.len() as u64);
-    let total: u64 = (0..texts.len()).map(len).sum();
+    let len = |i: usize| texts[i].map_or(0, |t| t.len());
+    let n_pat = plan.patterns.len() as u64;
     let n_groups = plan.groups.len().max(1);
-    let target = (total * plan.patterns.len() as u64 / (plan.threads * TASKS_PER_THREAD) as u64).max(MIN_TASK_WORK);
-    let split_groups = plan.threads > 1 && texts.len() < plan.threads * 2 && n_groups > 1;
+    let total: u64 = (0..texts.len()).map(|i| len(i) as u64).sum();
+    let target = (total * n_pat / (plan.threads * TASKS_PER_THREAD) as u64).max(MIN_TASK_WORK);
+    let long = |i: usize| len(i) > plan.window + 2 * plan.window_overlap;
     let mut tasks = Vec::new();
-    if split_groups {
-        let per = n_groups.div_ceil(plan.threads * 4).max(1);
-        for r in 0..texts.len() {
-            for g in (0..n_groups).step_by(per) {
-                tasks.push(Task { records: r..r + 1, groups: g..(g + per).min(n_groups), bytes: len(r) });
-            }
-        }
-        return tasks;
-    }
     let mut start = 0;
     let mut bytes = 0u64;
+    let flush = |tasks: &mut Vec<Task>, start: usize, end: usize, bytes: u64| {
+        if end > start {
+            tasks.push(Task { records: start..end, groups: 0..n_groups, window: None, bytes });
+        }
+    };
     for r in 0..texts.len() {
+        if long(r) {
+            flush(&mut tasks, start, r, bytes);
+            let n = len(r);
+            for from in (0..n).step_by(plan.window) {
+                let to = (from + plan.window).min(n);
+                tasks.push(Task { records: r..r + 1, groups: 0..n_groups, window: Some((from, to)), bytes: (to - from) as u64 });
+            }
+            start = r + 1;
+            bytes = 0;
+            continue;
+        }
         // +1 so that many empty or missing texts still form bounded tasks
-        bytes += len(r) + 1;
-        if bytes * plan.patterns.len() as u64 >= target || r + 1 == texts.len() {
-            tasks.push(Task { records: start..r + 1, groups: 0..n_groups, bytes });
+        bytes += len(r) as u64 + 1;
+        if bytes * n_pat >= target {
+            flush(&mut tasks, start, r + 1, bytes);
             start = r + 1;
             bytes = 0;
         }
+    }
+    flush(&mut tasks, start, texts.len(), bytes);
+    if plan.threads > 1 && tasks.len() < plan.threads * 2 && n_groups > 1 {
+        let per = n_groups.div_ceil(plan.threads * 4).max(1);
+        tasks = tasks
+            .into_iter()
+            .flat_map(|t| {
+                (0..n_groups).step_by(per).map(move |g| Task { groups: g..(g + per).min(n_groups), ..t.clone() })
+            })
+            .collect();
     }
     tasks
 }
@@ -233,12 +255,19 @@ fn run_task(
                 }
                 continue;
             };
-            if let Some((position, letter)) = first_invalid_letter(plan.alphabet, text) {
+            // a window task checks only its own range; together they cover the record
+            let checked = task.window.map_or(text, |(from, to)| &text[from..to]);
+            if let Some((position, letter)) = first_invalid_letter(plan.alphabet, checked) {
+                let position = position + task.window.map_or(0, |(from, _)| from);
                 return Err(CoreError::InvalidLetter { arg: "texts", index: rec, position, letter, alphabet: plan.alphabet.name() });
             }
+            let win = match task.window {
+                Some((from, to)) => Window::part(text.len(), from, to, plan.window_overlap),
+                None => Window::whole(text.len()),
+            };
             match &mut sink {
                 Sink::Hits(out) => {
-                    sink::record_hits(plan, enc, task.groups.clone(), rec as u32, text, w, out);
+                    sink::record_hits(plan, enc, task.groups.clone(), rec as u32, text, &win, w, out);
                     if let Some(limit) = plan.max_hits {
                         if out.len() as u64 + ctl.hits.load(Relaxed) > limit {
                             return Err(CoreError::TooManyHits { limit });
@@ -248,9 +277,9 @@ fn run_task(
                 Sink::Values(v) => {
                     let out = &mut v[j * n_pat..(j + 1) * n_pat];
                     if plan.mode == Mode::Count {
-                        sink::record_counts(plan, text, w, out);
+                        sink::record_counts(plan, task.groups.clone(), text, &win, w, out);
                     } else {
-                        sink::record_contains(plan, text, w, out);
+                        sink::record_contains(plan, task.groups.clone(), text, &win, w, out);
                     }
                 }
             }
@@ -283,12 +312,15 @@ fn merge(plan: &SearchPlan, n_records: usize, tasks: &[Task], results: Vec<Resul
     }
     let n_pat = plan.patterns.len();
     if plan.mode != Mode::Hits {
+        // windows of one record add up (count) or combine with "or" (contains)
+        let combine = |acc: i32, v: i32| if v == NA_INT { NA_INT } else if plan.mode == Mode::Count { acc.saturating_add(v) } else { acc.max(v) };
         let mut values = vec![0i32; n_records * n_pat];
         for (t, s) in tasks.iter().zip(sinks) {
             if let Sink::Values(v) = s {
                 for (j, rec) in t.records.clone().enumerate() {
-                    for p in 0..n_pat {
-                        values[p * n_records + rec] = v[j * n_pat + p];
+                    for p in t.groups.clone().filter_map(|g| single_index(plan, g)) {
+                        let cell = &mut values[p * n_records + rec];
+                        *cell = combine(*cell, v[j * n_pat + p]);
                     }
                 }
             }
@@ -296,7 +328,7 @@ fn merge(plan: &SearchPlan, n_records: usize, tasks: &[Task], results: Vec<Resul
         return Ok(Output::Values(values));
     }
     let bufs: Vec<HitBuffer> = sinks.into_iter().filter_map(|s| if let Sink::Hits(b) = s { Some(b) } else { None }).collect();
-    let whole_records = tasks.iter().all(|t| t.groups.len() == plan.groups.len().max(1));
+    let whole_records = tasks.iter().all(|t| t.window.is_none() && t.groups.len() == plan.groups.len().max(1));
     if whole_records {
         return Ok(Output::Hits(bufs));
     }
@@ -310,6 +342,14 @@ fn merge(plan: &SearchPlan, n_records: usize, tasks: &[Task], results: Vec<Resul
     let mut sorted = crate::hits::take_buffer();
     sorted.extend_ordered(&all, &order);
     Ok(Output::Hits(vec![sorted]))
+}
+
+/// The pattern a single-pattern group stands for (count/contains never batch).
+fn single_index(plan: &SearchPlan, g: usize) -> Option<usize> {
+    match plan.groups.get(g) {
+        Some(PatternGroup::Single(p)) => Some(*p),
+        _ => None,
+    }
 }
 
 fn recycle_sinks(sinks: Vec<Sink>) {

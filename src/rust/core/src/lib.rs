@@ -16,6 +16,7 @@
 
 pub mod engine;
 pub mod error;
+pub mod fastx;
 pub mod hits;
 pub mod options;
 pub mod pool;

@@ -97,7 +97,14 @@ pub struct SearchOptions {
     pub mode: Mode,
     /// Largest number of hits held in memory before failing; `None` = no limit.
     pub max_hits: Option<u64>,
+    /// Records longer than this many letters are cut into overlapping windows
+    /// of this length, searched in parallel (see `engine`). >= 1.
+    pub window: usize,
 }
+
+/// Default window length: long enough that the overlap is negligible, short
+/// enough that a bacterial genome gives every core several windows.
+pub const DEFAULT_WINDOW: usize = 1 << 18;
 
 impl Default for SearchOptions {
     fn default() -> Self {
@@ -113,6 +120,7 @@ impl Default for SearchOptions {
             threads: 1,
             mode: Mode::Hits,
             max_hits: None,
+            window: DEFAULT_WINDOW,
         }
     }
 }
@@ -147,6 +155,10 @@ pub struct SearchPlan {
     pub threads: usize,
     pub mode: Mode,
     pub max_hits: Option<u64>,
+    pub window: usize,
+    /// Letters of context on each side of a window: every alignment with cost
+    /// <= k ending in a window's own range lies within it, with exact costs.
+    pub window_overlap: usize,
     /// Patterns as searched: upper case and `U` -> `T` for DNA/IUPAC.
     pub patterns: Vec<Vec<u8>>,
     /// Complement (not reversed) of each pattern, for searching the reversed
@@ -161,6 +173,9 @@ impl SearchPlan {
         let alphabet = opts.alphabet;
         if opts.threads < 1 {
             return Err(CoreError::invalid("threads", None, opts.threads, "at least 1"));
+        }
+        if opts.window < 1 {
+            return Err(CoreError::invalid("window", None, opts.window, "at least 1"));
         }
         if opts.k < 0 {
             return Err(CoreError::invalid("k", None, opts.k, "a whole number >= 0"));
@@ -214,7 +229,7 @@ impl SearchPlan {
                     alphabet: alphabet.name(),
                 });
             }
-            normalized.push(normalize_pattern(alphabet, p));
+            normalized.push(normalize_pattern(alphabet, opts.ignore_case, p));
         }
         let complements = if opts.rc {
             normalized.iter().map(|p| complement(p)).collect()
@@ -234,6 +249,8 @@ impl SearchPlan {
             threads: opts.threads,
             mode: opts.mode,
             max_hits: opts.max_hits,
+            window: opts.window,
+            window_overlap: 2 * (normalized.iter().map(|p| p.len()).max().unwrap_or(0) + k) + 64,
             patterns: normalized,
             complements,
             groups,
@@ -243,15 +260,25 @@ impl SearchPlan {
     /// Whether matches must be traced back: hits need start and CIGAR, and
     /// sassy's exact N-fraction filter runs on the traced alignment, so count
     /// and contains trace too when `max_n_frac` is set (to agree with hits).
+    /// ASCII with `ignore_case` searches lower-cased texts with the
+    /// case-sensitive profile: sassy 0.3.0's case-insensitive ASCII profile
+    /// folds pattern bytes like `[` (0x5B) to `{` but leaves text bytes
+    /// alone, so it misses or invents matches (and its traceback can panic).
+    pub fn fold_case(&self) -> bool {
+        self.alphabet == Alphabet::Ascii && self.ignore_case
+    }
+
     pub fn needs_trace(&self) -> bool {
         self.mode == Mode::Hits || self.max_n_frac.is_some()
     }
 }
 
 /// Upper case, and `U` read as `T`, for the nucleotide alphabets: sassy's
-/// complement tables do not map lower case DNA or `U`.
-fn normalize_pattern(alphabet: Alphabet, p: &[u8]) -> Vec<u8> {
+/// complement tables do not map lower case DNA or `U`. Lower case for ASCII
+/// with `ignore_case`, whose texts are folded the same way (see `fold_case`).
+fn normalize_pattern(alphabet: Alphabet, ignore_case: bool, p: &[u8]) -> Vec<u8> {
     match alphabet {
+        Alphabet::Ascii if ignore_case => p.to_ascii_lowercase(),
         Alphabet::Ascii => p.to_vec(),
         Alphabet::Dna | Alphabet::Iupac => p
             .iter()

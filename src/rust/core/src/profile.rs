@@ -2,7 +2,7 @@
 //! place where it becomes a plain enum the engine can hold.
 
 use crate::options::{Alphabet, SearchPlan};
-use sassy::profiles::{CaseInsensitiveAscii, CaseSensitiveAscii, Dna, Iupac};
+use sassy::profiles::{CaseSensitiveAscii, Dna, Iupac};
 use sassy::{EncodedPatterns, Match, Searcher};
 
 /// Which sassy profile a plan needs.
@@ -10,17 +10,16 @@ use sassy::{EncodedPatterns, Match, Searcher};
 pub enum ProfileKind {
     Dna,
     Iupac,
+    /// Case-sensitive; `ignore_case` folds texts and patterns instead.
     Ascii,
-    AsciiIgnoreCase,
 }
 
 impl ProfileKind {
     pub fn of(plan: &SearchPlan) -> Self {
-        match (plan.alphabet, plan.ignore_case) {
-            (Alphabet::Dna, _) => ProfileKind::Dna,
-            (Alphabet::Iupac, _) => ProfileKind::Iupac,
-            (Alphabet::Ascii, false) => ProfileKind::Ascii,
-            (Alphabet::Ascii, true) => ProfileKind::AsciiIgnoreCase,
+        match plan.alphabet {
+            Alphabet::Dna => ProfileKind::Dna,
+            Alphabet::Iupac => ProfileKind::Iupac,
+            Alphabet::Ascii => ProfileKind::Ascii,
         }
     }
 }
@@ -33,7 +32,6 @@ pub enum AnySearcher {
     Dna(Searcher<Dna>),
     Iupac(Searcher<Iupac>),
     Ascii(Searcher<CaseSensitiveAscii>),
-    AsciiIgnoreCase(Searcher<CaseInsensitiveAscii>),
 }
 
 /// Patterns encoded once per call for sassy's batched search. Always the IUPAC
@@ -48,7 +46,6 @@ macro_rules! each {
             AnySearcher::Dna($s) => $body,
             AnySearcher::Iupac($s) => $body,
             AnySearcher::Ascii($s) => $body,
-            AnySearcher::AsciiIgnoreCase($s) => $body,
         }
     };
 }
@@ -60,7 +57,6 @@ impl AnySearcher {
             ProfileKind::Dna => AnySearcher::Dna(Searcher::new(false, None)),
             ProfileKind::Iupac => AnySearcher::Iupac(Searcher::new(false, overhang)),
             ProfileKind::Ascii => AnySearcher::Ascii(Searcher::new(false, None)),
-            ProfileKind::AsciiIgnoreCase => AnySearcher::AsciiIgnoreCase(Searcher::new(false, None)),
         }
     }
 

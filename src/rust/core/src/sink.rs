@@ -1,11 +1,16 @@
 //! What one record's search feeds: every hit (traced, sorted, columnar), a
 //! count per pattern (no traceback), or presence per pattern (stops at the
 //! first hit). One engine drives all three.
+//!
+//! A record may be searched whole or as one window of it ([`Window`]): the
+//! searched slice has context on both sides, and only hits the window owns
+//! are kept, so that the windows of a record together give each hit once.
 
 use crate::hits::HitBuffer;
 use crate::options::{PatternGroup, SearchPlan};
 use crate::profile::{AnyEncoded, ProfileKind};
 use crate::worker::Worker;
+use sassy::Match;
 
 /// `NA_integer_` in R; used for counts and presence of `NA` texts.
 pub const NA_INT: i32 = i32::MIN;
@@ -21,46 +26,106 @@ pub enum Sink {
     Values(Vec<i32>),
 }
 
-/// Search `text` (record `rec`) for the groups `groups` and append every hit to
-/// `out`, ordered by pattern, start, end, strand.
+/// Which part of a record is searched and which hits it keeps. Coordinates
+/// are in the whole record. A forward hit is owned if its end lies in
+/// `(own_from, own_to]`, a reverse-complement hit if its start lies in
+/// `[own_from, own_to)`: each is the end position on its own strand, so the
+/// windows partition the end positions of both strands.
+#[derive(Debug, Clone, Copy)]
+pub struct Window {
+    /// Start of the searched slice.
+    pub lo: usize,
+    /// End of the searched slice.
+    pub hi: usize,
+    pub own_from: usize,
+    pub own_to: usize,
+    /// `false` for a whole record: keep everything sassy reports.
+    pub windowed: bool,
+    /// Length of the whole record: the first and last windows also own the
+    /// empty alignments of a pattern hanging entirely over the record's ends.
+    pub n: usize,
+}
+
+impl Window {
+    pub fn whole(n: usize) -> Self {
+        Window { lo: 0, hi: n, own_from: 0, own_to: n, windowed: false, n }
+    }
+
+    /// Owned range `[from, to)` of a record of length `n` with `overlap`
+    /// letters of context on each side.
+    pub fn part(n: usize, from: usize, to: usize, overlap: usize) -> Self {
+        Window { lo: from.saturating_sub(overlap), hi: (to + overlap).min(n), own_from: from, own_to: to, windowed: true, n }
+    }
+
+    /// Keep a forward hit ending at `end` (slice coordinates)?
+    fn keeps_fwd(&self, end: usize) -> bool {
+        let e = self.lo + end;
+        !self.windowed || (self.own_from < e && e <= self.own_to) || (e == 0 && self.own_from == 0)
+    }
+
+    /// Keep a reverse-complement hit whose end on the reversed slice is
+    /// `rev_end`, i.e. that starts at `len - rev_end` of the slice?
+    fn keeps_rc(&self, rev_end: usize) -> bool {
+        let s = self.hi - rev_end;
+        !self.windowed || (self.own_from <= s && s < self.own_to) || (s == self.n && self.own_to == self.n)
+    }
+}
+
+/// Search `text[win.lo..win.hi]` of record `rec` for the groups `groups` and
+/// append every owned hit to `out`, ordered by pattern, start, end, strand.
+#[allow(clippy::too_many_arguments)]
 pub fn record_hits(
     plan: &SearchPlan,
     enc: &Encoded,
     groups: std::ops::Range<usize>,
     rec: u32,
     text: &[u8],
+    win: &Window,
+    w: &mut Worker,
+    out: &mut HitBuffer,
+) {
+    w.with_text(&text[win.lo..win.hi], plan.fold_case(), |text, w| slice_hits(plan, enc, groups, rec, text, win, w, out))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn slice_hits(
+    plan: &SearchPlan,
+    enc: &Encoded,
+    groups: std::ops::Range<usize>,
+    rec: u32,
+    text: &[u8],
+    win: &Window,
     w: &mut Worker,
     out: &mut HitBuffer,
 ) {
     let kind = ProfileKind::of(plan);
-    let (k, all, cigar) = (plan.k, plan.all_endpoints, plan.cigar);
     if plan.rc {
         w.set_reversed(text);
     }
     let mut staging = std::mem::take(&mut w.staging);
     staging.clear();
-    let n = text.len();
+    let mut keep = Keep { rec, win, cigar: plan.cigar, n: text.len(), out: &mut staging };
     for gi in groups {
         match &plan.groups[gi] {
-            PatternGroup::Single(pi) => single_hits(plan, kind, *pi, rec, text, w, &mut staging),
-            PatternGroup::Batch(idx) if n == 0 => {
+            PatternGroup::Single(pi) => single_hits(plan, kind, *pi, text, w, &mut keep),
+            PatternGroup::Batch(idx) if text.is_empty() => {
                 // sassy's batched search cannot take an empty text
                 for &pi in idx {
-                    single_hits(plan, kind, pi, rec, text, w, &mut staging);
+                    single_hits(plan, kind, pi, text, w, &mut keep);
                 }
             }
             PatternGroup::Batch(idx) => {
                 let Some((fwd, comp)) = &enc[gi] else { unreachable!("batched group without encoding") };
                 let s = w.searcher(ProfileKind::Iupac, plan.overhang);
                 s.configure(true, plan.max_n_frac);
-                for m in s.search_encoded(fwd, text, k, all) {
-                    staging.push_match(rec, idx[m.pattern_idx] as u32, m.text_start, m.text_end, m, false, cigar);
+                for m in s.search_encoded(fwd, text, plan.k, plan.all_endpoints) {
+                    keep.fwd(idx[m.pattern_idx], m);
                 }
                 if let Some(comp) = comp {
                     let rev = std::mem::take(&mut w.rev);
                     let s = w.searcher(ProfileKind::Iupac, plan.overhang);
-                    for m in s.search_encoded(comp, &rev, k, all) {
-                        staging.push_match(rec, idx[m.pattern_idx] as u32, n - m.text_end, n - m.text_start, m, true, cigar);
+                    for m in s.search_encoded(comp, &rev, plan.k, plan.all_endpoints) {
+                        keep.rc(idx[m.pattern_idx], m);
                     }
                     w.rev = rev;
                 }
@@ -76,27 +141,58 @@ pub fn record_hits(
     w.staging = staging;
 }
 
-/// Hits of pattern `pi` alone, both strands, into `staging`.
-fn single_hits(plan: &SearchPlan, kind: ProfileKind, pi: usize, rec: u32, text: &[u8], w: &mut Worker, staging: &mut HitBuffer) {
-    let (k, all, cigar, n) = (plan.k, plan.all_endpoints, plan.cigar, text.len());
+/// Moves owned matches of one slice into a hit buffer in record coordinates.
+struct Keep<'a> {
+    rec: u32,
+    win: &'a Window,
+    cigar: bool,
+    /// Length of the searched slice.
+    n: usize,
+    out: &'a mut HitBuffer,
+}
+
+impl Keep<'_> {
+    fn fwd(&mut self, pattern: usize, m: &Match) {
+        if self.win.keeps_fwd(m.text_end) {
+            let lo = self.win.lo;
+            self.out.push_match(self.rec, pattern as u32, lo + m.text_start, lo + m.text_end, m, false, self.cigar);
+        }
+    }
+
+    /// `m` is on the reversed slice; it becomes forward coordinates here.
+    fn rc(&mut self, pattern: usize, m: &Match) {
+        if self.win.keeps_rc(m.text_end) {
+            let (lo, n) = (self.win.lo, self.n);
+            self.out.push_match(self.rec, pattern as u32, lo + n - m.text_end, lo + n - m.text_start, m, true, self.cigar);
+        }
+    }
+}
+
+/// Hits of pattern `pi` alone, both strands.
+fn single_hits(plan: &SearchPlan, kind: ProfileKind, pi: usize, text: &[u8], w: &mut Worker, keep: &mut Keep) {
     let s = w.searcher(kind, plan.overhang);
     s.configure(true, plan.max_n_frac);
-    for m in s.search(&plan.patterns[pi], text, k, all) {
-        staging.push_match(rec, pi as u32, m.text_start, m.text_end, &m, false, cigar);
+    for m in s.search(&plan.patterns[pi], text, plan.k, plan.all_endpoints) {
+        keep.fwd(pi, &m);
     }
     if plan.rc {
         let rev = std::mem::take(&mut w.rev);
         let s = w.searcher(kind, plan.overhang);
-        for m in s.search(&plan.complements[pi], &rev, k, all) {
-            staging.push_match(rec, pi as u32, n - m.text_end, n - m.text_start, &m, true, cigar);
+        for m in s.search(&plan.complements[pi], &rev, plan.k, plan.all_endpoints) {
+            keep.rc(pi, &m);
         }
         w.rev = rev;
     }
 }
 
-/// Number of hits of each pattern in `text`, written to `out[pattern]`. No
-/// traceback unless the N-fraction filter needs it (see `needs_trace`).
-pub fn record_counts(plan: &SearchPlan, text: &[u8], w: &mut Worker, out: &mut [i32]) {
+/// Number of owned hits of each pattern in the window, into `out[pattern]`.
+/// No traceback unless the N-fraction filter needs it (see `needs_trace`);
+/// without it sassy still reports each match's end, which decides ownership.
+pub fn record_counts(plan: &SearchPlan, groups: std::ops::Range<usize>, text: &[u8], win: &Window, w: &mut Worker, out: &mut [i32]) {
+    w.with_text(&text[win.lo..win.hi], plan.fold_case(), |text, w| slice_counts(plan, groups, text, win, w, out))
+}
+
+fn slice_counts(plan: &SearchPlan, groups: std::ops::Range<usize>, text: &[u8], win: &Window, w: &mut Worker, out: &mut [i32]) {
     let kind = ProfileKind::of(plan);
     if plan.rc {
         w.set_reversed(text);
@@ -104,25 +200,31 @@ pub fn record_counts(plan: &SearchPlan, text: &[u8], w: &mut Worker, out: &mut [
     let rev = std::mem::take(&mut w.rev);
     let s = w.searcher(kind, plan.overhang);
     s.configure(plan.needs_trace(), plan.max_n_frac);
-    for (pi, p) in plan.patterns.iter().enumerate() {
-        let mut n = s.search(p, text, plan.k, plan.all_endpoints).len();
+    for pi in single_patterns(plan, groups) {
+        let p = &plan.patterns[pi];
+        let mut n = s.search(p, text, plan.k, plan.all_endpoints).iter().filter(|m| win.keeps_fwd(m.text_end)).count();
         if plan.rc {
-            n += s.search(&plan.complements[pi], &rev, plan.k, plan.all_endpoints).len();
+            n += s.search(&plan.complements[pi], &rev, plan.k, plan.all_endpoints).iter().filter(|m| win.keeps_rc(m.text_end)).count();
         }
         out[pi] = n.min(i32::MAX as usize) as i32;
     }
     w.rev = rev;
 }
 
-/// 1 if a pattern has any hit in `text`, else 0, into `out[pattern]`. The
-/// reverse strand is searched only when the forward strand has no hit.
-pub fn record_contains(plan: &SearchPlan, text: &[u8], w: &mut Worker, out: &mut [i32]) {
+/// 1 if a pattern has an owned hit in the window, else 0, into `out[pattern]`.
+/// The reverse strand is searched only when the forward strand has no hit.
+pub fn record_contains(plan: &SearchPlan, groups: std::ops::Range<usize>, text: &[u8], win: &Window, w: &mut Worker, out: &mut [i32]) {
+    w.with_text(&text[win.lo..win.hi], plan.fold_case(), |text, w| slice_contains(plan, groups, text, win, w, out))
+}
+
+fn slice_contains(plan: &SearchPlan, groups: std::ops::Range<usize>, text: &[u8], win: &Window, w: &mut Worker, out: &mut [i32]) {
     let kind = ProfileKind::of(plan);
     let mut rev_ready = false;
-    for (pi, p) in plan.patterns.iter().enumerate() {
+    for pi in single_patterns(plan, groups) {
+        let p = &plan.patterns[pi];
         let s = w.searcher(kind, plan.overhang);
         s.configure(plan.needs_trace(), plan.max_n_frac);
-        let mut hit = !s.search(p, text, plan.k, plan.all_endpoints).is_empty();
+        let mut hit = s.search(p, text, plan.k, plan.all_endpoints).iter().any(|m| win.keeps_fwd(m.text_end));
         if !hit && plan.rc {
             if !rev_ready {
                 w.set_reversed(text);
@@ -130,9 +232,18 @@ pub fn record_contains(plan: &SearchPlan, text: &[u8], w: &mut Worker, out: &mut
             }
             let rev = std::mem::take(&mut w.rev);
             let s = w.searcher(kind, plan.overhang);
-            hit = !s.search(&plan.complements[pi], &rev, plan.k, plan.all_endpoints).is_empty();
+            hit = s.search(&plan.complements[pi], &rev, plan.k, plan.all_endpoints).iter().any(|m| win.keeps_rc(m.text_end));
             w.rev = rev;
         }
         out[pi] = hit as i32;
     }
+}
+
+/// Patterns of the single-pattern groups in `groups` (count and contains
+/// never batch, so that is all of them).
+fn single_patterns(plan: &SearchPlan, groups: std::ops::Range<usize>) -> impl Iterator<Item = usize> + '_ {
+    groups.filter_map(|g| match plan.groups[g] {
+        PatternGroup::Single(p) => Some(p),
+        PatternGroup::Batch(_) => None,
+    })
 }

@@ -17,6 +17,8 @@ pub struct Worker {
     pub staging: HitBuffer,
     /// Sort permutation of `staging`.
     pub order: Vec<u32>,
+    /// Lower-cased text for ASCII with `ignore_case`.
+    pub folded: Vec<u8>,
 }
 
 impl Worker {
@@ -37,6 +39,19 @@ impl Worker {
     pub fn set_reversed(&mut self, text: &[u8]) {
         self.rev.clear();
         self.rev.extend(text.iter().rev());
+    }
+
+    /// Run `f` on `text`, lower-cased into a reused buffer when `fold`.
+    pub fn with_text<R>(&mut self, text: &[u8], fold: bool, f: impl FnOnce(&[u8], &mut Worker) -> R) -> R {
+        if !fold {
+            return f(text, self);
+        }
+        let mut buf = std::mem::take(&mut self.folded);
+        buf.clear();
+        buf.extend(text.iter().map(u8::to_ascii_lowercase));
+        let r = f(&buf, self);
+        self.folded = buf;
+        r
     }
 
     /// Number of searchers cached (for tests of reuse).

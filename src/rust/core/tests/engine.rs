@@ -227,3 +227,55 @@ fn assert_same(a: &ducksassy_core::HitBuffer, b: &ducksassy_core::HitBuffer, wha
     }
     assert_eq!(a.len(), b.len(), "{what}: number of rows");
 }
+
+#[test]
+fn windowed_long_records_equal_whole_records() {
+    let mut r = rng(5);
+    for alphabet in ALPHABETS {
+        for round in 0..80 {
+            let m = r.random_range(3..30);
+            let k = r.random_range(0..m.min(5));
+            let rc = alphabet != Alphabet::Ascii && r.random_bool(0.7);
+            let pats: Vec<Vec<u8>> = (0..r.random_range(1..7)).map(|_| random_seq(&mut r, alphabet, m)).collect();
+            let texts: Vec<Option<Vec<u8>>> = (0..r.random_range(1..4))
+                .map(|_| {
+                    let len = r.random_range(0..3000);
+                    let mut t = random_seq(&mut r, alphabet, len);
+                    for _ in 0..(len / 40) {
+                        let p = pats[r.random_range(0..pats.len())].clone();
+                        let p = if rc && r.random_bool(0.5) { revcomp(&p) } else { p };
+                        let e = r.random_range(0..=k);
+                        plant(&mut r, &mut t, &p, e);
+                    }
+                    Some(t)
+                })
+                .collect();
+            let mut opts = SearchOptions { k: k as i64, alphabet, rc, all_endpoints: round % 2 == 0, ignore_case: alphabet == Alphabet::Ascii && round % 3 == 0, ..Default::default() };
+            if alphabet == Alphabet::Iupac && round % 4 == 1 {
+                opts.overhang = Some(r.random_range(0.0..1.0));
+            }
+            let whole = hits(&opts, &pats, &texts);
+            let whole_count = values(&opts, Mode::Count, &pats, &texts);
+            let whole_contains = values(&opts, Mode::Contains, &pats, &texts);
+            for (window, threads) in [(1, 1), (7, 2), (64, 3), (200, 1), (1000, 4)] {
+                let o = SearchOptions { window, threads, ..opts.clone() };
+                assert_same(&hits(&o, &pats, &texts), &whole, &format!("window={window} threads={threads} {opts:?}"));
+                assert_eq!(values(&o, Mode::Count, &pats, &texts), whole_count, "count window={window}");
+                assert_eq!(values(&o, Mode::Contains, &pats, &texts), whole_contains, "contains window={window}");
+            }
+        }
+    }
+}
+
+/// Regression: sassy 0.3.0's case-insensitive ASCII profile folds pattern `[`
+/// to `{` but not the text, so "a[b" missed itself and matched "a{b".
+#[test]
+fn regression_ascii_ignore_case_punctuation() {
+    let opts = SearchOptions { k: 0, alphabet: Alphabet::Ascii, rc: false, ignore_case: true, ..Default::default() };
+    let texts = vec![Some(b"xxA[Bxx".to_vec()), Some(b"a{b".to_vec())];
+    assert_eq!(values(&opts, Mode::Count, &[b"a[b".to_vec()], &texts), vec![1, 0]);
+    let h = hits(&SearchOptions { k: 1, ..opts }, &[b"ab|cd".to_vec()], &[Some(b"b\\c".to_vec())]);
+    for i in 0..h.len() {
+        assert!(h.cost[i] <= 1);
+    }
+}

@@ -117,7 +117,7 @@ pub fn cigar_cost(alphabet: Alphabet, ic: bool, cigar: &[u8], pattern: &[u8], re
 pub fn random_seq(r: &mut StdRng, alphabet: Alphabet, len: usize) -> Vec<u8> {
     const DNA: &[u8] = b"ACGTacgt";
     const IUPAC: &[u8] = b"ACGTACGTACGTACGTacgtNRYSWKMBDHVn";
-    const ASCII: &[u8] = b"abcdeABCDE .!";
+    const ASCII: &[u8] = b"abcdeABCDE .![{@`_^";
     let set = match alphabet { Alphabet::Dna => DNA, Alphabet::Iupac => IUPAC, Alphabet::Ascii => ASCII };
     (0..len).map(|_| set[r.random_range(0..set.len())]).collect()
 }

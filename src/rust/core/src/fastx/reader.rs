@@ -1,0 +1,199 @@
+//! The reader thread: parse FASTA/FASTQ files (decompressing by content) with
+//! needletail and send batches of records down a bounded channel.
+
+use super::{Batch, FastxError, Format, HeaderKeep, ParseKind, ReadOptions};
+use crossbeam_channel::Sender;
+use needletail::parser::{LineEnding, SequenceRecord};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
+/// What travels from the reader to the consumer.
+pub(crate) type Msg = Result<Batch, FastxError>;
+
+/// Read every file in turn; stop at the first error (sent as the last
+/// message), when `stop` is set, or when the receiver is gone.
+pub(crate) fn read_all(paths: &[String], opts: &ReadOptions, tx: &Sender<Msg>, stop: &AtomicBool) {
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        for (fi, path) in paths.iter().enumerate() {
+            match read_file(fi, path, opts, tx, stop) {
+                Ok(true) => {}
+                Ok(false) => return,
+                Err(e) => {
+                    let _ = tx.send(Err(e));
+                    return;
+                }
+            }
+        }
+    }));
+    if let Err(p) = r {
+        let msg = p
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| p.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "the FASTA/FASTQ reader panicked".into());
+        let _ = tx.send(Err(FastxError::Core(crate::CoreError::Internal(msg))));
+    }
+}
+
+/// Read one file; `Ok(false)` when the consumer is gone or asked to stop.
+fn read_file(fi: usize, path: &str, opts: &ReadOptions, tx: &Sender<Msg>, stop: &AtomicBool) -> Result<bool, FastxError> {
+    let file = std::fs::File::open(path).map_err(|e| FastxError::open(path, &e))?;
+    if file.metadata().map(|m| m.is_dir()).unwrap_or(false) {
+        return Err(FastxError::Open { path: path.to_string(), message: "it is a directory".into() });
+    }
+    let mut reader = needletail::parse_fastx_reader(file).map_err(|e| {
+        let mut err = FastxError::parse(path, &e, 0);
+        if let FastxError::Parse { kind: ParseKind::Empty, message, .. } = &mut err {
+            *message = empty_message(path);
+        }
+        err
+    })?;
+    let mut batch = Batch::new(fi, 0);
+    let mut n: u64 = 0;
+    let mut sent = false;
+    loop {
+        if opts.n_max.is_some_and(|m| n >= m) && batch.format.is_some() {
+            break;
+        }
+        if stop.load(Relaxed) {
+            return Ok(false);
+        }
+        let rec = match reader.next() {
+            None => break,
+            Some(Err(e)) => return Err(FastxError::parse(path, &e, n)),
+            Some(Ok(rec)) => rec,
+        };
+        let format = match rec.format() {
+            needletail::parser::Format::Fasta => Format::Fasta,
+            needletail::parser::Format::Fastq => Format::Fastq,
+        };
+        batch.format.get_or_insert(format);
+        if opts.n_max == Some(0) {
+            // the first record was parsed only to learn the format
+            break;
+        }
+        push_record(&mut batch, &rec, opts, path, n)?;
+        n += 1;
+        if batch.len() >= opts.batch_records.max(1) || batch.bytes() >= opts.batch_bytes.max(1) {
+            let next = Batch { format: batch.format, ..Batch::new(fi, n) };
+            if tx.send(Ok(std::mem::replace(&mut batch, next))).is_err() {
+                return Ok(false);
+            }
+            sent = true;
+        }
+    }
+    if !batch.is_empty() || !sent {
+        if tx.send(Ok(batch)).is_err() {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// needletail calls a file "empty" when fewer than 2 bytes can be read from
+/// it, after decompression: say which case it is.
+fn empty_message(path: &str) -> String {
+    use std::io::Read;
+    let mut head = Vec::new();
+    let n = std::fs::File::open(path).and_then(|f| f.take(2).read_to_end(&mut head)).unwrap_or(0);
+    let compressed = matches!(head.as_slice(), [0x1F, 0x8B] | [0x42, 0x5A] | [0xFD, 0x37] | [0x28, 0xB5]);
+    if n == 0 {
+        "the file is empty (0 bytes)".into()
+    } else if compressed {
+        "the file is compressed but holds no records: its compressed data is empty, or truncated or corrupt before the first record".into()
+    } else {
+        "the file has fewer than 2 bytes, so it is neither FASTA nor FASTQ".into()
+    }
+}
+
+/// Append one record's fields (as `opts.keep` says) to the batch; `n` is the
+/// 0-based record number within the file.
+fn push_record(batch: &mut Batch, rec: &SequenceRecord<'_>, opts: &ReadOptions, path: &str, n: u64) -> Result<(), FastxError> {
+    let keep = &opts.keep;
+    let nul = |what: &str| FastxError::Parse {
+        path: path.to_string(),
+        record: Some(n + 1),
+        line: None,
+        kind: ParseKind::NulByte,
+        message: format!("its {what} contains a NUL byte, so this is not a text FASTA/FASTQ file"),
+    };
+    // sequence, without the line breaks of multi-line FASTA
+    let raw = rec.raw_seq();
+    if keep.seq_strings && memchr::memchr(0, raw).is_some() {
+        return Err(nul("sequence"));
+    }
+    strip_line_breaks(raw, &mut batch.seq.bytes);
+    batch.seq.ends.push(batch.seq.bytes.len());
+    match keep.header {
+        HeaderKeep::None => {}
+        HeaderKeep::Name | HeaderKeep::Full => {
+            let h = rec.id();
+            if memchr::memchr(0, h).is_some() {
+                return Err(nul("header"));
+            }
+            let h = if keep.header == HeaderKeep::Name { super::split_header(h).0 } else { h };
+            batch.header.push(h);
+        }
+    }
+    if keep.qual {
+        let q = rec.qual().unwrap_or(&[]);
+        if memchr::memchr(0, q).is_some() {
+            return Err(nul("quality"));
+        }
+        batch.qual.push(q);
+    }
+    if keep.raw {
+        push_record_text(rec, &mut batch.raw.bytes);
+        batch.raw.ends.push(batch.raw.bytes.len());
+    }
+    Ok(())
+}
+
+/// The record's text as needletail exposes it (`all()`: the header line
+/// through the last sequence or quality line, without the final line break),
+/// ending in one line break. FASTA: blank lines after the sequence are
+/// dropped. The line break is the record's own (`\r\n` or `\n`); a record at
+/// the end of the file without one gets the file's style.
+fn push_record_text(rec: &SequenceRecord<'_>, out: &mut Vec<u8>) {
+    let all = rec.all();
+    let keep = match rec.format() {
+        needletail::parser::Format::Fasta => all.iter().rposition(|&b| b != b'\n' && b != b'\r').map_or(0, |p| p + 1),
+        // only the `\r` of a `\r\n`: an empty quality line is a line
+        needletail::parser::Format::Fastq => all.len() - usize::from(all.last() == Some(&b'\r')),
+    };
+    let eol: &[u8] = match all.get(keep) {
+        Some(b'\r') => b"\r\n",
+        Some(_) => b"\n",
+        None => match rec.line_ending() {
+            LineEnding::Windows => b"\r\n",
+            LineEnding::Unix => b"\n",
+        },
+    };
+    out.extend_from_slice(&all[..keep]);
+    out.extend_from_slice(eol);
+}
+
+/// Append `raw` to `out` without any `\r` or `\n` (as needletail's `seq()`
+/// does, without its allocation).
+fn strip_line_breaks(raw: &[u8], out: &mut Vec<u8>) {
+    let mut rest = raw;
+    while let Some(i) = memchr::memchr2(b'\n', b'\r', rest) {
+        out.extend_from_slice(&rest[..i]);
+        rest = &rest[i + 1..];
+    }
+    out.extend_from_slice(rest);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::strip_line_breaks;
+
+    #[test]
+    fn strips_all_line_breaks() {
+        let mut out = Vec::new();
+        strip_line_breaks(b"AC\r\nGT\n\nA", &mut out);
+        assert_eq!(out, b"ACGTA");
+        out.clear();
+        strip_line_breaks(b"ACGT", &mut out);
+        assert_eq!(out, b"ACGT");
+    }
+}

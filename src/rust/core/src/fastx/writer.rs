@@ -1,0 +1,86 @@
+//! Output of `filter`: records are written to a temporary file next to the
+//! output, plain or gzip-compressed, and renamed onto the output only when
+//! everything succeeded, so a failed or interrupted filter leaves no partial
+//! output (and an existing output file untouched).
+
+use super::FastxError;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// Where the records go; call [`Output::commit`] to finish, or drop it to
+/// remove the temporary file.
+pub struct Output {
+    path: String,
+    tmp: PathBuf,
+    sink: Option<Sink>,
+    committed: bool,
+}
+
+enum Sink {
+    Plain(BufWriter<File>),
+    Gzip(flate2::write::GzEncoder<BufWriter<File>>),
+}
+
+const BUF: usize = 1 << 20;
+
+impl Output {
+    /// Create the temporary file for `path` (in the same folder).
+    pub fn create(path: &str, gzip: bool) -> Result<Self, FastxError> {
+        let target = Path::new(path);
+        let name = target
+            .file_name()
+            .ok_or_else(|| FastxError::Write { path: path.to_string(), message: "it is not a file name".into() })?;
+        let mut tmp_name = std::ffi::OsString::from(".");
+        tmp_name.push(name);
+        tmp_name.push(format!(".ducksassy-{}.tmp", std::process::id()));
+        let tmp = target.with_file_name(tmp_name);
+        let file = File::create(&tmp).map_err(|e| write_error(path, &e))?;
+        let w = BufWriter::with_capacity(BUF, file);
+        let sink = if gzip {
+            Sink::Gzip(flate2::write::GzEncoder::new(w, flate2::Compression::default()))
+        } else {
+            Sink::Plain(w)
+        };
+        Ok(Output { path: path.to_string(), tmp, sink: Some(sink), committed: false })
+    }
+
+    pub fn write_all(&mut self, bytes: &[u8]) -> Result<(), FastxError> {
+        let r = match self.sink.as_mut() {
+            Some(Sink::Plain(w)) => w.write_all(bytes),
+            Some(Sink::Gzip(w)) => w.write_all(bytes),
+            None => Ok(()),
+        };
+        r.map_err(|e| write_error(&self.path, &e))
+    }
+
+    /// Flush, finish the gzip stream, sync and move the file onto the output.
+    pub fn commit(mut self) -> Result<(), FastxError> {
+        let file = match self.sink.take() {
+            Some(Sink::Plain(w)) => w.into_inner().map_err(|e| write_error(&self.path, e.error()))?,
+            Some(Sink::Gzip(w)) => {
+                let w = w.finish().map_err(|e| write_error(&self.path, &e))?;
+                w.into_inner().map_err(|e| write_error(&self.path, e.error()))?
+            }
+            None => return Ok(()),
+        };
+        file.sync_all().map_err(|e| write_error(&self.path, &e))?;
+        drop(file);
+        std::fs::rename(&self.tmp, &self.path).map_err(|e| write_error(&self.path, &e))?;
+        self.committed = true;
+        Ok(())
+    }
+}
+
+impl Drop for Output {
+    fn drop(&mut self) {
+        if !self.committed {
+            drop(self.sink.take());
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+fn write_error(path: &str, e: &std::io::Error) -> FastxError {
+    FastxError::Write { path: path.to_string(), message: e.to_string() }
+}

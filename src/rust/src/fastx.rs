@@ -1,0 +1,345 @@
+//! The extendr binding of FASTA/FASTQ search, filter and read: R values in,
+//! one `ducksassy_core::fastx` call, R values out. Errors come back as values
+//! of class `ducksassy_rust_error` (with `path`, `record` and `line` fields
+//! for file errors) that R turns into conditions.
+
+use ducksassy_core::fastx::{self, BatchSize, Column, FastxError, FastxHits, FastxValues, Format, SearchOutput};
+use ducksassy_core::{Alphabet, Control, CoreError, Mode, SearchOptions, SearchPlan};
+use extendr_api::prelude::*;
+use extendr_ffi as ffi;
+use std::os::raw::c_int;
+
+/// Search FASTA/FASTQ files; see `sassy_search_fastx()` in R. Returns, for
+/// `mode = "hits"`, `list(hits = <hit columns>, file, name)` with one `file`
+/// (1-based path index) and `name` per hit; otherwise
+/// `list(records_per_file, name, values)`: the record count of each file, a
+/// name per record, and a list with one vector per pattern (integer counts,
+/// or logical for contains).
+#[extendr]
+#[allow(clippy::too_many_arguments)]
+fn ds_fastx_search(
+    paths: Robj,
+    patterns: Robj,
+    k: i32,
+    alphabet: &str,
+    ignore_case: bool,
+    rc: bool,
+    all_endpoints: bool,
+    overhang: f64,
+    max_n_frac: f64,
+    cigar: bool,
+    threads: i32,
+    mode: &str,
+    max_hits: f64,
+    batch_bytes: f64,
+    batch_records: f64,
+) -> Robj {
+    let r = (|| -> Result<Robj, FastxError> {
+        let mode = Mode::parse(mode)?;
+        let plan = plan(&patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits)?;
+        let paths = path_strings(&paths, "paths")?;
+        let ctl = Control::new();
+        let mut poll = || unsafe { crate::ducksassy_check_interrupt() != 0 };
+        let out = fastx::search(&plan, &paths, batch_size(batch_bytes, batch_records, plan.threads), &ctl, &mut poll)?;
+        Ok(match out {
+            SearchOutput::Hits(h) => {
+                let r = hits_to_r(&h, cigar);
+                ducksassy_core::hits::recycle(h.bufs);
+                r?
+            }
+            SearchOutput::Values(v) => values_to_r(&v, mode == Mode::Contains)?,
+        })
+    })();
+    r.unwrap_or_else(|e| fastx_error_value(&e))
+}
+
+/// Write the records of `path` with (or, with `invert`, without) a hit to
+/// `output`; see `sassy_filter_fastx()`. Returns `c(read =, written =)` as
+/// doubles (files may hold more than 2^31 records).
+#[extendr]
+#[allow(clippy::too_many_arguments)]
+fn ds_fastx_filter(
+    path: Robj,
+    output: Robj,
+    patterns: Robj,
+    k: i32,
+    alphabet: &str,
+    ignore_case: bool,
+    rc: bool,
+    overhang: f64,
+    max_n_frac: f64,
+    threads: i32,
+    invert: bool,
+    gzip: bool,
+    batch_bytes: f64,
+    batch_records: f64,
+) -> Robj {
+    let r = (|| -> Result<Robj, FastxError> {
+        let plan = plan(&patterns, k, alphabet, ignore_case, rc, false, overhang, max_n_frac, false, threads, Mode::Contains, f64::NAN)?;
+        let path = one_path(&path, "path")?;
+        let output = one_path(&output, "output")?;
+        let ctl = Control::new();
+        let mut poll = || unsafe { crate::ducksassy_check_interrupt() != 0 };
+        let c = fastx::filter(&plan, &path, &output, gzip, invert, batch_size(batch_bytes, batch_records, plan.threads), &ctl, &mut poll)?;
+        let mut v = Doubles::from_values([c.read as f64, c.written as f64]);
+        v.set_names(["read", "written"]).map_err(|e| CoreError::Internal(e.to_string()))?;
+        Ok(v.into())
+    })();
+    r.unwrap_or_else(|e| fastx_error_value(&e))
+}
+
+/// Read at most `n_max` records (`Inf`: all) of `path`; see
+/// `sassy_read_fastx()`. Returns `list(format, name, description, sequence,
+/// quality)`, `quality` `NULL` for FASTA, `description` `NA` where the header
+/// has no space or tab.
+#[extendr]
+fn ds_fastx_read(path: Robj, n_max: f64, batch_bytes: f64, batch_records: f64) -> Robj {
+    let r = (|| -> Result<Robj, FastxError> {
+        let path = one_path(&path, "path")?;
+        let n_max = if n_max.is_finite() && n_max >= 0.0 { Some(n_max as u64) } else { None };
+        let ctl = Control::new();
+        let mut poll = || unsafe { crate::ducksassy_check_interrupt() != 0 };
+        let recs = fastx::read(&path, n_max, batch_size(batch_bytes, batch_records, 1), &ctl, &mut poll)?;
+        let n = recs.seq.len();
+        let too_long = |c: &Column| c.iter().position(|s| s.len() > i32::MAX as usize);
+        for (what, c) in [("sequence", &recs.seq), ("quality", &recs.qual)] {
+            if let Some(i) = too_long(c) {
+                return Err(FastxError::Parse {
+                    path: path.clone(),
+                    record: Some(i as u64 + 1),
+                    line: None,
+                    kind: fastx::ParseKind::Io,
+                    message: format!("its {what} is longer than the longest R string (2^31 - 1 letters)"),
+                });
+            }
+        }
+        let name = strings_r(n, |i| Some(fastx::split_header(recs.header.get(i)).0));
+        let description = strings_r(n, |i| fastx::split_header(recs.header.get(i)).1);
+        let sequence = strings_r(n, |i| Some(recs.seq.get(i)));
+        let fastq = recs.format == Some(Format::Fastq);
+        let quality = if fastq { strings_r(n, |i| Some(recs.qual.get(i))) } else { Robj::from(()) };
+        let format = if fastq { "fastq" } else { "fasta" };
+        Ok(list!(format = format, name = name, description = description, sequence = sequence, quality = quality).into())
+    })();
+    r.unwrap_or_else(|e| fastx_error_value(&e))
+}
+
+/// Validated plan from the R arguments (`NaN` = `NULL` for the fractions and
+/// `max_hits`).
+#[allow(clippy::too_many_arguments)]
+fn plan(
+    patterns: &Robj,
+    k: i32,
+    alphabet: &str,
+    ignore_case: bool,
+    rc: bool,
+    all_endpoints: bool,
+    overhang: f64,
+    max_n_frac: f64,
+    cigar: bool,
+    threads: i32,
+    mode: Mode,
+    max_hits: f64,
+) -> Result<SearchPlan, CoreError> {
+    let finite = |x: f64| (!x.is_nan()).then_some(x);
+    let opts = SearchOptions {
+        k: if k == i32::MIN { -1 } else { k as i64 },
+        alphabet: Alphabet::parse(alphabet)?,
+        ignore_case,
+        rc,
+        all_endpoints,
+        overhang: finite(overhang),
+        max_n_frac: finite(max_n_frac),
+        cigar,
+        threads: threads.max(0) as usize,
+        mode,
+        max_hits: finite(max_hits).map(|m| m.max(0.0) as u64),
+        // anything newer (e.g. windowing of long records) at its default
+        ..Default::default()
+    };
+    let pats = crate::borrow_strings(patterns, "patterns")?;
+    let mut pat_bytes = Vec::with_capacity(pats.len());
+    for (i, p) in pats.iter().enumerate() {
+        pat_bytes.push(p.ok_or_else(|| CoreError::InvalidArgument {
+            arg: "patterns",
+            index: Some(i),
+            value: "NA".into(),
+            expected: "a non-missing string".into(),
+        })?);
+    }
+    SearchPlan::new(&opts, &pat_bytes)
+}
+
+/// The batch size R asked for, or (`NaN`) the default for the thread count.
+fn batch_size(bytes: f64, records: f64, threads: usize) -> BatchSize {
+    let d = BatchSize::for_threads(threads);
+    let pick = |x: f64, dflt: usize| if x.is_finite() && x >= 1.0 { x.min(usize::MAX as f64) as usize } else { dflt };
+    BatchSize { bytes: pick(bytes, d.bytes), records: pick(records, d.records) }
+}
+
+/// File paths from a character vector (UTF-8 or ASCII; no `NA`).
+fn path_strings(x: &Robj, arg: &'static str) -> Result<Vec<String>, CoreError> {
+    let s = crate::borrow_strings(x, arg)?;
+    s.iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let bad = |v: &str| CoreError::InvalidArgument { arg, index: Some(i), value: v.into(), expected: "a file path".into() };
+            let p = p.ok_or_else(|| bad("NA"))?;
+            std::str::from_utf8(p).map(str::to_string).map_err(|_| bad("a path that is not valid UTF-8"))
+        })
+        .collect()
+}
+
+fn one_path(x: &Robj, arg: &'static str) -> Result<String, CoreError> {
+    let mut v = path_strings(x, arg)?;
+    if v.len() != 1 {
+        return Err(CoreError::InvalidArgument { arg, index: None, value: format!("{} paths", v.len()), expected: "a single file path".into() });
+    }
+    Ok(v.remove(0))
+}
+
+/// One CHARSXP. Bytes come from the reader, which refuses NUL bytes in what
+/// becomes a string (R would raise an error through the Rust frames); ASCII
+/// and valid UTF-8 are marked as such, anything else as bytes.
+unsafe fn mkchar(b: &[u8]) -> ffi::SEXP {
+    debug_assert!(memchr_nul(b).is_none());
+    let b = match memchr_nul(b) {
+        Some(i) => &b[..i],
+        None => b,
+    };
+    let enc = if b.is_ascii() {
+        ffi::cetype_t::CE_NATIVE
+    } else if std::str::from_utf8(b).is_ok() {
+        ffi::cetype_t::CE_UTF8
+    } else {
+        ffi::cetype_t::CE_BYTES
+    };
+    ffi::Rf_mkCharLenCE(b.as_ptr() as *const _, b.len() as c_int, enc)
+}
+
+fn memchr_nul(b: &[u8]) -> Option<usize> {
+    b.iter().position(|&c| c == 0)
+}
+
+/// A character vector of `n` strings (`None` = `NA`).
+fn strings_r<'a>(n: usize, f: impl Fn(usize) -> Option<&'a [u8]>) -> Robj {
+    unsafe {
+        let v = Robj::from_sexp(ffi::Rf_allocVector(ffi::SEXPTYPE::STRSXP, n as ffi::R_xlen_t));
+        let sexp = v.get();
+        for i in 0..n {
+            let s = match f(i) {
+                Some(b) => mkchar(b),
+                None => ffi::R_NaString,
+            };
+            ffi::SET_STRING_ELT(sexp, i as ffi::R_xlen_t, s);
+        }
+        v
+    }
+}
+
+fn ints_r(n: usize, mut f: impl FnMut(usize) -> i32) -> Robj {
+    unsafe {
+        let v = Robj::from_sexp(ffi::Rf_allocVector(ffi::SEXPTYPE::INTSXP, n as ffi::R_xlen_t));
+        let dst = ffi::INTEGER(v.get());
+        for i in 0..n {
+            *dst.add(i) = f(i);
+        }
+        v
+    }
+}
+
+/// Hit columns (converted to 1-based in the main binding's `hits_to_r`), the
+/// 1-based file index and the record name of each hit.
+fn hits_to_r(h: &FastxHits, cigar: bool) -> Result<Robj, FastxError> {
+    let n = h.len();
+    let cols = crate::hits_to_r(&h.bufs, cigar);
+    // file and record of each hit, in order
+    let mut file = Vec::with_capacity(n);
+    let mut name_idx = Vec::with_capacity(n);
+    let mut last: Option<(u32, u32)> = None;
+    let mut next_name = 0usize;
+    for (b, &f) in h.bufs.iter().zip(&h.buf_file) {
+        for &r in &b.record {
+            if last != Some((f, r)) {
+                last = Some((f, r));
+                next_name += 1;
+            }
+            file.push(f as i32 + 1);
+            name_idx.push(next_name - 1);
+        }
+    }
+    if next_name != h.names.len() {
+        return Err(CoreError::Internal(format!("{} record names for {} records with hits", h.names.len(), next_name)).into());
+    }
+    let file = ints_r(n, |i| file[i]);
+    let name = strings_r(n, |i| Some(h.names.get(name_idx[i])));
+    Ok(list!(hits = cols, file = file, name = name).into())
+}
+
+/// The number of records of each file (doubles), the name of each record,
+/// and one value vector per pattern (integer counts, or logical), so that R
+/// makes the record numbers (`seq_len()` is compact for one file) and the
+/// columns without copies.
+fn values_to_r(v: &FastxValues, logical: bool) -> Result<Robj, FastxError> {
+    let n = v.names.len();
+    if v.records_per_file.iter().sum::<u64>() != n as u64 || v.values.iter().any(|c| c.len() != n) {
+        return Err(CoreError::Internal("record counts disagree".into()).into());
+    }
+    let records_per_file = Doubles::from_values(v.records_per_file.iter().map(|&c| c as f64));
+    let name = strings_r(n, |i| Some(v.names.get(i)));
+    let columns: Vec<Robj> = v
+        .values
+        .iter()
+        .map(|col| unsafe {
+            let t = if logical { ffi::SEXPTYPE::LGLSXP } else { ffi::SEXPTYPE::INTSXP };
+            let r = Robj::from_sexp(ffi::Rf_allocVector(t, n as ffi::R_xlen_t));
+            let dst = if logical { ffi::LOGICAL(r.get()) } else { ffi::INTEGER(r.get()) };
+            if n > 0 {
+                std::ptr::copy_nonoverlapping(col.as_ptr(), dst, n);
+            }
+            r
+        })
+        .collect();
+    let values = List::from_values(columns);
+    Ok(list!(records_per_file = records_per_file, name = name, values = values).into())
+}
+
+/// The error as a value R turns into a classed condition: the fields of the
+/// main binding's errors (`class`, `message`, `arg`, `index`, `value`) plus
+/// `path`, `record` and `line` (doubles; `NULL` when unknown) and, for a
+/// letter outside the alphabet, `name`, `position` and `letter`.
+fn fastx_error_value(e: &FastxError) -> Robj {
+    if let FastxError::Core(c) = e {
+        return crate::error_value(c);
+    }
+    let (name, position, letter) = match e {
+        FastxError::Letter { name, position, letter, .. } => {
+            (Some(name.clone()), Some(*position as i32 + 1), Some(ducksassy_core::error::fmt_letter(*letter)))
+        }
+        _ => (None, None, None),
+    };
+    let kind = e.parse_kind().map(|k| format!("{k:?}"));
+    let mut l: Robj = list!(
+        class = e.class(),
+        message = e.to_string(),
+        headline = e.headline(),
+        detail = e.detail(),
+        path = e.path().map(|p| p.to_string()),
+        record = e.record().map(|r| r as f64),
+        line = e.line().map(|r| r as f64),
+        kind = kind,
+        name = name,
+        position = position,
+        letter = letter
+    )
+    .into();
+    let _ = l.set_class(&["ducksassy_rust_error"]);
+    l
+}
+
+extendr_module! {
+    mod fastx;
+    fn ds_fastx_search;
+    fn ds_fastx_filter;
+    fn ds_fastx_read;
+}
