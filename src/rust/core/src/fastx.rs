@@ -399,7 +399,7 @@ fn run_batch(plan: &SearchPlan, batch: &Batch, path: &str, ctl: &Control, poll: 
             path: path.to_string(),
             record: Some(batch.first + i as u64 + 1),
             line: None,
-            kind: ParseKind::Io,
+            kind: ParseKind::TooLong,
             message: format!("the sequence must be {expected}, not {value}"),
         },
         e => FastxError::Core(e),

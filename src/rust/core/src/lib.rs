@@ -14,6 +14,7 @@
 //!
 //! Coordinates stay 0-based, end-exclusive here, as sassy reports them.
 
+pub mod crispr;
 pub mod engine;
 pub mod error;
 pub mod fastx;

@@ -165,6 +165,9 @@ pub struct SearchPlan {
     /// text: that is how the reverse-complement strand is searched.
     pub complements: Vec<Vec<u8>>,
     pub groups: Vec<PatternGroup>,
+    /// Set only by [`crate::crispr::plan`]: each guide is searched as a spacer
+    /// followed by its PAM (see `crispr.rs`); `None` for every other search.
+    pub crispr: Option<crate::crispr::CrisprPlan>,
 }
 
 impl SearchPlan {
@@ -254,6 +257,7 @@ impl SearchPlan {
             patterns: normalized,
             complements,
             groups,
+            crispr: None,
         })
     }
 

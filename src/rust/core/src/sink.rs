@@ -107,6 +107,11 @@ fn slice_hits(
     let mut keep = Keep { rec, win, cigar: plan.cigar, n: text.len(), out: &mut staging };
     for gi in groups {
         match &plan.groups[gi] {
+            // CRISPR plans: the guide's spacer, then its PAM (crispr.rs)
+            PatternGroup::Single(pi) if plan.crispr.is_some() => {
+                let c = plan.crispr.as_ref().expect("checked");
+                crate::crispr::guide_hits(plan, c, *pi, text, w, &mut keep)
+            }
             PatternGroup::Single(pi) => single_hits(plan, kind, *pi, text, w, &mut keep),
             PatternGroup::Batch(idx) if text.is_empty() => {
                 // sassy's batched search cannot take an empty text
@@ -142,7 +147,8 @@ fn slice_hits(
 }
 
 /// Moves owned matches of one slice into a hit buffer in record coordinates.
-struct Keep<'a> {
+/// (`pub(crate)` for `crispr.rs`, which hands it its own matches.)
+pub(crate) struct Keep<'a> {
     rec: u32,
     win: &'a Window,
     cigar: bool,
@@ -152,7 +158,7 @@ struct Keep<'a> {
 }
 
 impl Keep<'_> {
-    fn fwd(&mut self, pattern: usize, m: &Match) {
+    pub(crate) fn fwd(&mut self, pattern: usize, m: &Match) {
         if self.win.keeps_fwd(m.text_end) {
             let lo = self.win.lo;
             self.out.push_match(self.rec, pattern as u32, lo + m.text_start, lo + m.text_end, m, false, self.cigar);
@@ -160,7 +166,7 @@ impl Keep<'_> {
     }
 
     /// `m` is on the reversed slice; it becomes forward coordinates here.
-    fn rc(&mut self, pattern: usize, m: &Match) {
+    pub(crate) fn rc(&mut self, pattern: usize, m: &Match) {
         if self.win.keeps_rc(m.text_end) {
             let (lo, n) = (self.win.lo, self.n);
             self.out.push_match(self.rec, pattern as u32, lo + n - m.text_end, lo + n - m.text_start, m, true, self.cigar);

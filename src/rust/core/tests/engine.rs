@@ -232,14 +232,14 @@ fn assert_same(a: &ducksassy_core::HitBuffer, b: &ducksassy_core::HitBuffer, wha
 fn windowed_long_records_equal_whole_records() {
     let mut r = rng(5);
     for alphabet in ALPHABETS {
-        for round in 0..80 {
+        for round in 0..50 {
             let m = r.random_range(3..30);
             let k = r.random_range(0..m.min(5));
             let rc = alphabet != Alphabet::Ascii && r.random_bool(0.7);
             let pats: Vec<Vec<u8>> = (0..r.random_range(1..7)).map(|_| random_seq(&mut r, alphabet, m)).collect();
             let texts: Vec<Option<Vec<u8>>> = (0..r.random_range(1..4))
                 .map(|_| {
-                    let len = r.random_range(0..3000);
+                    let len = r.random_range(0..1500);
                     let mut t = random_seq(&mut r, alphabet, len);
                     for _ in 0..(len / 40) {
                         let p = pats[r.random_range(0..pats.len())].clone();
@@ -257,7 +257,7 @@ fn windowed_long_records_equal_whole_records() {
             let whole = hits(&opts, &pats, &texts);
             let whole_count = values(&opts, Mode::Count, &pats, &texts);
             let whole_contains = values(&opts, Mode::Contains, &pats, &texts);
-            for (window, threads) in [(1, 1), (7, 2), (64, 3), (200, 1), (1000, 4)] {
+            for (window, threads) in [(3, 2), (64, 3), (1000, 4)] {
                 let o = SearchOptions { window, threads, ..opts.clone() };
                 assert_same(&hits(&o, &pats, &texts), &whole, &format!("window={window} threads={threads} {opts:?}"));
                 assert_eq!(values(&o, Mode::Count, &pats, &texts), whole_count, "count window={window}");

@@ -29,6 +29,8 @@ pub enum ParseKind {
     HeaderOnlyLastRecord,
     /// A NUL byte in text that would become an R string.
     NulByte,
+    /// A sequence too long to search or to become an R string (2^31 letters).
+    TooLong,
 }
 
 /// A FASTA/FASTQ error, or an error of the search itself.

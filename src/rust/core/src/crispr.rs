@@ -1,0 +1,291 @@
+//! CRISPR off-target search: guides that end with their PAM, found with up to
+//! `k` edits, the PAM matched exactly.
+//!
+//! # Definition
+//!
+//! A guide `G` of length `L` is a spacer `S = G[..L - P]` followed by its PAM
+//! `G[L - P..]` (`P = pam_length`, IUPAC letters, e.g. `NGG`). A hit ends at
+//! text position `e` (0-based, exclusive) when
+//!
+//! * without `allow_pam_edits`: the PAM matches `text[e - P..e]` letter by
+//!   letter (IUPAC sets intersect, no edits), and the spacer aligns to a
+//!   substring ending at `e - P` with at most `k` edits. The cost is the
+//!   spacer's edit distance (the PAM adds none) and the CIGAR ends with `P=`;
+//! * with `allow_pam_edits`: the whole guide aligns to a substring ending at
+//!   `e` with at most `k` edits (plain semi-global search);
+//!
+//! and the reported region `text[start..e]` (PAM included) has an `N`
+//! fraction of at most `max_n_frac`. Every such end position is reported
+//! (not only local minima), on the forward text and, with `rc`, on the
+//! reverse complement, like sassy's own `crispr` command. Unlike that command,
+//! which filters the end positions of the whole guide's alignment by the text
+//! under the PAM (the traced alignment may still put edits in the PAM, and its
+//! cost can be lower than the spacer's), the spacer is searched on its own
+//! and the PAM checked right after it, so cost, start and CIGAR always
+//! describe an alignment whose PAM letters are matches.
+//!
+//! # How
+//!
+//! Each guide is searched alone with sassy's `search_with_fn`: the spacer,
+//! every end position, and a filter that runs before traceback and keeps an
+//! end position only if the PAM matches the text that follows it (and a
+//! cheap lower bound of the N fraction passes). So guides of different
+//! lengths and PAMs mix freely in one plan: nothing is shared between them.
+//! The reverse strand is searched as the engine does it: the complemented
+//! guide (complemented spacer, then complemented PAM) on the reversed text.
+//!
+//! The engine ([`crate::engine`]) runs CRISPR plans like any other: tasks,
+//! windows of long records, threads, ordered merge, cancellation and the hit
+//! limit are the same; [`crate::sink`] calls [`guide_hits`] for each guide of
+//! a plan whose `crispr` field is set. Build such plans with [`plan`] only.
+
+use crate::error::CoreError;
+use crate::options::{Alphabet, Mode, PatternGroup, SearchOptions, SearchPlan};
+use crate::profile::{AnySearcher, ProfileKind};
+use crate::sink::Keep;
+use crate::validate::first_invalid_letter;
+use crate::worker::Worker;
+use sassy::{Match, Strand};
+
+/// CRISPR options as the caller gives them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CrisprOptions {
+    /// Letters at the end of each guide that are its PAM; `1 <= pam_length <
+    /// len(guide)`. Default 3 (`NGG`).
+    pub pam_length: usize,
+    /// Allow edits in the PAM: then the whole guide is searched with `k`
+    /// edits and nothing is required of the PAM. Default `false`.
+    pub allow_pam_edits: bool,
+    /// Drop hits whose region (PAM included) has a larger fraction of `N`
+    /// letters, in `[0, 1]`; 1 keeps everything. Default 0.2.
+    pub max_n_frac: f64,
+}
+
+impl Default for CrisprOptions {
+    fn default() -> Self {
+        CrisprOptions { pam_length: 3, allow_pam_edits: false, max_n_frac: 0.2 }
+    }
+}
+
+/// The validated CRISPR part of a [`SearchPlan`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct CrisprPlan {
+    pub pam_length: usize,
+    pub allow_pam_edits: bool,
+    pub max_n_frac: f64,
+}
+
+/// Check the options and `guides` (PAM included) and build a plan for
+/// [`crate::run`]: IUPAC alphabet, hits mode, every end position, no overhang;
+/// `opts` gives `k`, `rc`, `cigar`, `threads`, `max_hits` and `window`.
+/// Errors name `guides`, `pam_length`, `k` or `max_n_frac` and the index of
+/// the offending guide.
+pub fn plan(opts: &SearchOptions, guides: &[&[u8]], c: &CrisprOptions) -> Result<SearchPlan, CoreError> {
+    if guides.is_empty() {
+        return Err(CoreError::invalid("guides", None, "a vector of length 0", "at least one guide"));
+    }
+    if c.pam_length < 1 {
+        return Err(CoreError::invalid("pam_length", None, c.pam_length, "a whole number >= 1"));
+    }
+    if !(0.0..=1.0).contains(&c.max_n_frac) {
+        return Err(CoreError::invalid("max_n_frac", None, c.max_n_frac, "a number in [0, 1]"));
+    }
+    if opts.k < 0 {
+        return Err(CoreError::invalid("k", None, opts.k, "a whole number >= 0"));
+    }
+    if opts.overhang.is_some() {
+        return Err(CoreError::invalid("overhang", None, "set", "unset for a CRISPR search"));
+    }
+    if opts.mode != Mode::Hits {
+        return Err(CoreError::invalid("mode", None, format!("{:?}", opts.mode), "hits for a CRISPR search"));
+    }
+    let k = opts.k as usize;
+    for (i, g) in guides.iter().enumerate() {
+        if g.is_empty() {
+            return Err(CoreError::invalid("guides", Some(i), "\"\"", "a non-empty string"));
+        }
+        if let Some((position, letter)) = first_invalid_letter(Alphabet::Iupac, g) {
+            return Err(CoreError::InvalidLetter { arg: "guides", index: i, position, letter, alphabet: "iupac" });
+        }
+        if c.pam_length >= g.len() {
+            return Err(CoreError::invalid(
+                "pam_length",
+                None,
+                c.pam_length,
+                format!("less than the length of `guides`[{}] ({})", i + 1, g.len()),
+            ));
+        }
+        // what is searched with k edits: the spacer, or the whole guide
+        let searched = if c.allow_pam_edits { g.len() } else { g.len() - c.pam_length };
+        if k >= searched {
+            let what = if c.allow_pam_edits { "the length" } else { "the spacer length (guide minus PAM)" };
+            return Err(CoreError::invalid("k", None, k, format!("less than {what} of `guides`[{}] ({searched})", i + 1)));
+        }
+    }
+    let inner = SearchOptions {
+        alphabet: Alphabet::Iupac,
+        ignore_case: false,
+        all_endpoints: true,
+        overhang: None,
+        max_n_frac: None,
+        mode: Mode::Hits,
+        ..opts.clone()
+    };
+    let mut plan = SearchPlan::new(&inner, guides).map_err(|e| match e {
+        CoreError::InvalidArgument { arg: "patterns", index, value, expected } => {
+            CoreError::InvalidArgument { arg: "guides", index, value, expected }
+        }
+        CoreError::InvalidLetter { arg: "patterns", index, position, letter, alphabet } => {
+            CoreError::InvalidLetter { arg: "guides", index, position, letter, alphabet }
+        }
+        other => other,
+    })?;
+    // each guide alone: the PAM filter is per guide (see the module docs)
+    plan.groups = (0..guides.len()).map(PatternGroup::Single).collect();
+    plan.crispr = Some(CrisprPlan { pam_length: c.pam_length, allow_pam_edits: c.allow_pam_edits, max_n_frac: c.max_n_frac });
+    Ok(plan)
+}
+
+/// Hits of guide `pi` in `text` (one searched slice), both strands, handed
+/// to `keep` in slice coordinates. `w.rev` holds the reversed slice when
+/// `plan.rc` (the sink sets it).
+pub(crate) fn guide_hits(plan: &SearchPlan, c: &CrisprPlan, pi: usize, text: &[u8], w: &mut Worker, keep: &mut Keep) {
+    strand_hits(plan.k, c, &plan.patterns[pi], text, w, |m| keep.fwd(pi, m));
+    if plan.rc {
+        let rev = std::mem::take(&mut w.rev);
+        // complement of guide = complemented spacer, then complemented PAM,
+        // read along the reversed text: the same layout as forward
+        strand_hits(plan.k, c, &plan.complements[pi], &rev, w, |m| keep.rc(pi, m));
+        w.rev = rev;
+    }
+}
+
+/// Hits of one (possibly complemented) guide on one strand's text.
+fn strand_hits(k: usize, c: &CrisprPlan, guide: &[u8], text: &[u8], w: &mut Worker, mut emit: impl FnMut(&Match)) {
+    let (searched, pam) = if c.allow_pam_edits { (guide, &guide[guide.len()..]) } else { guide.split_at(guide.len() - c.pam_length) };
+    let after = pam.len();
+    let max_n = c.max_n_frac;
+    // The alignment's region contains text[e - (len - k)..e] (at most k of the
+    // searched letters are deleted) and is at most len + k letters long, PAM
+    // included: a lower bound of its N fraction, checked before traceback.
+    let min_len = searched.len() - k;
+    let max_len = searched.len() + k + after;
+    let filter = |_p: &[u8], up_to_end: &[u8], _s: Strand| -> bool {
+        let e = up_to_end.len();
+        if e + after > text.len() || !pam_matches(pam, &text[e..e + after]) {
+            return false;
+        }
+        max_n >= 1.0 || n_frac_ok(count_n(&text[e.saturating_sub(min_len)..e + after]), max_len, max_n)
+    };
+    let AnySearcher::Iupac(s) = w.searcher(ProfileKind::Iupac, None) else {
+        unreachable!("the IUPAC searcher is built for ProfileKind::Iupac")
+    };
+    s.set_trace(true);
+    // sassy's own N filter would see the spacer only; ours counts the PAM too
+    s.set_max_n_frac(1.0);
+    for mut m in s.search_with_fn(searched, text, k, true, filter) {
+        if after > 0 {
+            m.text_end += after;
+            m.pattern_end += after;
+            m.cigar.push_matches(after as _);
+        }
+        if max_n >= 1.0 || n_frac_ok(count_n(&text[m.text_start..m.text_end]), m.text_end - m.text_start, max_n) {
+            emit(&m);
+        }
+    }
+}
+
+/// `n / len <= max` (an empty region passes).
+fn n_frac_ok(n: usize, len: usize, max: f64) -> bool {
+    len == 0 || n as f64 / len as f64 <= max
+}
+
+fn count_n(s: &[u8]) -> usize {
+    s.iter().filter(|&&b| b == b'N' || b == b'n').count()
+}
+
+/// Whether every PAM letter matches the text letter under it (IUPAC: the sets
+/// of bases intersect; `X` matches nothing), case-insensitively.
+fn pam_matches(pam: &[u8], text: &[u8]) -> bool {
+    pam.iter().zip(text).all(|(&p, &t)| IUPAC_BITS[p as usize] & IUPAC_BITS[t as usize] != 0)
+}
+
+/// Bases each byte stands for (A=1, C=2, G=4, T=8), both cases; 0 for `X`
+/// and non-IUPAC bytes. The same relation as sassy's IUPAC profile.
+static IUPAC_BITS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let codes: [(u8, u8); 16] = [
+        (b'A', 1),
+        (b'C', 2),
+        (b'G', 4),
+        (b'T', 8),
+        (b'U', 8),
+        (b'R', 1 | 4),
+        (b'Y', 2 | 8),
+        (b'S', 2 | 4),
+        (b'W', 1 | 8),
+        (b'K', 4 | 8),
+        (b'M', 1 | 2),
+        (b'B', 2 | 4 | 8),
+        (b'D', 1 | 4 | 8),
+        (b'H', 1 | 2 | 8),
+        (b'V', 1 | 2 | 4),
+        (b'N', 15),
+    ];
+    let mut i = 0;
+    while i < codes.len() {
+        let (c, bits) = codes[i];
+        t[c as usize] = bits;
+        t[c.to_ascii_lowercase() as usize] = bits;
+        i += 1;
+    }
+    t
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(opts: SearchOptions, guides: &[&str], c: CrisprOptions) -> Result<SearchPlan, CoreError> {
+        let g: Vec<&[u8]> = guides.iter().map(|s| s.as_bytes()).collect();
+        plan(&opts, &g, &c)
+    }
+
+    #[test]
+    fn validates_guides_and_options() {
+        let o = SearchOptions { k: 1, ..Default::default() };
+        let c = CrisprOptions::default();
+        assert!(p(o.clone(), &["ACGTAGG"], c.clone()).is_ok());
+        let e = p(o.clone(), &["ACGTAGG", "ACGTAZG"], c.clone()).unwrap_err();
+        assert_eq!(e, CoreError::InvalidLetter { arg: "guides", index: 1, position: 5, letter: b'Z', alphabet: "iupac" });
+        let e = p(o.clone(), &["ACGTAGG", "AGG"], c.clone()).unwrap_err();
+        assert_eq!(e.arg(), Some("pam_length"));
+        assert!(e.to_string().contains("`guides`[2]"), "{e}");
+        assert_eq!(p(o.clone(), &["ACGTAGG"], CrisprOptions { pam_length: 0, ..c.clone() }).unwrap_err().arg(), Some("pam_length"));
+        assert_eq!(p(o.clone(), &["ACGTAGG"], CrisprOptions { max_n_frac: 1.5, ..c.clone() }).unwrap_err().arg(), Some("max_n_frac"));
+        assert_eq!(p(o.clone(), &["ACGTAGG"], CrisprOptions { max_n_frac: f64::NAN, ..c.clone() }).unwrap_err().arg(), Some("max_n_frac"));
+        // k must be below the spacer length, or the guide length with PAM edits
+        assert_eq!(p(SearchOptions { k: 4, ..o.clone() }, &["ACGTAGG"], c.clone()).unwrap_err().arg(), Some("k"));
+        assert!(p(SearchOptions { k: 4, ..o.clone() }, &["ACGTAGG"], CrisprOptions { allow_pam_edits: true, ..c.clone() }).is_ok());
+        assert_eq!(p(o.clone(), &[""], c.clone()).unwrap_err().arg(), Some("guides"));
+        assert_eq!(p(o.clone(), &[], c.clone()).unwrap_err().arg(), Some("guides"));
+        assert!(p(SearchOptions { overhang: Some(0.5), ..o.clone() }, &["ACGTAGG"], c.clone()).is_err());
+    }
+
+    #[test]
+    fn different_lengths_and_pams_are_single_groups() {
+        let pl = p(SearchOptions::default(), &["ACGTAGG", "ACGTACGTTTT", "ACGTTGG", "ACGTCGG", "ACGTGGG"], CrisprOptions::default()).unwrap();
+        assert_eq!(pl.groups.len(), 5);
+        assert!(pl.groups.iter().all(|g| matches!(g, PatternGroup::Single(_))));
+        assert!(pl.crispr.is_some());
+    }
+
+    #[test]
+    fn pam_letters() {
+        assert!(pam_matches(b"NGG", b"aGg"));
+        assert!(pam_matches(b"NRG", b"CAG"));
+        assert!(!pam_matches(b"NGG", b"AGC"));
+        assert!(!pam_matches(b"NGG", b"XGG"));
+        assert!(pam_matches(b"TTTV", b"uuuA"));
+    }
+}
