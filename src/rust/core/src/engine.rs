@@ -277,9 +277,9 @@ fn run_task(
                 Sink::Values(v) => {
                     let out = &mut v[j * n_pat..(j + 1) * n_pat];
                     if plan.mode == Mode::Count {
-                        sink::record_counts(plan, task.groups.clone(), text, &win, w, out);
+                        sink::record_counts(plan, enc, task.groups.clone(), text, &win, w, out);
                     } else {
-                        sink::record_contains(plan, task.groups.clone(), text, &win, w, out);
+                        sink::record_contains(plan, enc, task.groups.clone(), text, &win, w, out);
                     }
                 }
             }
@@ -318,7 +318,7 @@ fn merge(plan: &SearchPlan, n_records: usize, tasks: &[Task], results: Vec<Resul
         for (t, s) in tasks.iter().zip(sinks) {
             if let Sink::Values(v) = s {
                 for (j, rec) in t.records.clone().enumerate() {
-                    for p in t.groups.clone().filter_map(|g| single_index(plan, g)) {
+                    for &p in t.groups.clone().flat_map(|g| plan.groups[g].patterns()) {
                         let cell = &mut values[p * n_records + rec];
                         *cell = combine(*cell, v[j * n_pat + p]);
                     }
@@ -342,14 +342,6 @@ fn merge(plan: &SearchPlan, n_records: usize, tasks: &[Task], results: Vec<Resul
     let mut sorted = crate::hits::take_buffer();
     sorted.extend_ordered(&all, &order);
     Ok(Output::Hits(vec![sorted]))
-}
-
-/// The pattern a single-pattern group stands for (count/contains never batch).
-fn single_index(plan: &SearchPlan, g: usize) -> Option<usize> {
-    match plan.groups.get(g) {
-        Some(PatternGroup::Single(p)) => Some(*p),
-        _ => None,
-    }
 }
 
 fn recycle_sinks(sinks: Vec<Sink>) {

@@ -194,62 +194,85 @@ fn single_hits(plan: &SearchPlan, kind: ProfileKind, pi: usize, text: &[u8], w: 
 /// Number of owned hits of each pattern in the window, into `out[pattern]`.
 /// No traceback unless the N-fraction filter needs it (see `needs_trace`);
 /// without it sassy still reports each match's end, which decides ownership.
-pub fn record_counts(plan: &SearchPlan, groups: std::ops::Range<usize>, text: &[u8], win: &Window, w: &mut Worker, out: &mut [i32]) {
-    w.with_text(&text[win.lo..win.hi], plan.fold_case(), |text, w| slice_counts(plan, groups, text, win, w, out))
-}
-
-fn slice_counts(plan: &SearchPlan, groups: std::ops::Range<usize>, text: &[u8], win: &Window, w: &mut Worker, out: &mut [i32]) {
-    let kind = ProfileKind::of(plan);
-    if plan.rc {
-        w.set_reversed(text);
-    }
-    let rev = std::mem::take(&mut w.rev);
-    let s = w.searcher(kind, plan.overhang);
-    s.configure(plan.needs_trace(), plan.max_n_frac);
-    for pi in single_patterns(plan, groups) {
-        let p = &plan.patterns[pi];
-        let mut n = s.search(p, text, plan.k, plan.all_endpoints).iter().filter(|m| win.keeps_fwd(m.text_end)).count();
-        if plan.rc {
-            n += s.search(&plan.complements[pi], &rev, plan.k, plan.all_endpoints).iter().filter(|m| win.keeps_rc(m.text_end)).count();
-        }
-        out[pi] = n.min(i32::MAX as usize) as i32;
-    }
-    w.rev = rev;
+/// Batched groups use sassy's batched search (it traces its hits, but for
+/// many patterns it is still far less work than one search per pattern).
+#[allow(clippy::too_many_arguments)]
+pub fn record_counts(plan: &SearchPlan, enc: &Encoded, groups: std::ops::Range<usize>, text: &[u8], win: &Window, w: &mut Worker, out: &mut [i32]) {
+    w.with_text(&text[win.lo..win.hi], plan.fold_case(), |text, w| slice_tally(plan, enc, groups, text, win, w, out, false))
 }
 
 /// 1 if a pattern has an owned hit in the window, else 0, into `out[pattern]`.
-/// The reverse strand is searched only when the forward strand has no hit.
-pub fn record_contains(plan: &SearchPlan, groups: std::ops::Range<usize>, text: &[u8], win: &Window, w: &mut Worker, out: &mut [i32]) {
-    w.with_text(&text[win.lo..win.hi], plan.fold_case(), |text, w| slice_contains(plan, groups, text, win, w, out))
+/// The reverse strand is searched only when the forward strand left a
+/// pattern without a hit.
+#[allow(clippy::too_many_arguments)]
+pub fn record_contains(plan: &SearchPlan, enc: &Encoded, groups: std::ops::Range<usize>, text: &[u8], win: &Window, w: &mut Worker, out: &mut [i32]) {
+    w.with_text(&text[win.lo..win.hi], plan.fold_case(), |text, w| slice_tally(plan, enc, groups, text, win, w, out, true))
 }
 
-fn slice_contains(plan: &SearchPlan, groups: std::ops::Range<usize>, text: &[u8], win: &Window, w: &mut Worker, out: &mut [i32]) {
-    let kind = ProfileKind::of(plan);
+/// Count (or, with `contains`, flag) owned hits per pattern of `groups`.
+#[allow(clippy::too_many_arguments)]
+fn slice_tally(plan: &SearchPlan, enc: &Encoded, groups: std::ops::Range<usize>, text: &[u8], win: &Window, w: &mut Worker, out: &mut [i32], contains: bool) {
     let mut rev_ready = false;
-    for pi in single_patterns(plan, groups) {
-        let p = &plan.patterns[pi];
-        let s = w.searcher(kind, plan.overhang);
-        s.configure(plan.needs_trace(), plan.max_n_frac);
-        let mut hit = s.search(p, text, plan.k, plan.all_endpoints).iter().any(|m| win.keeps_fwd(m.text_end));
-        if !hit && plan.rc {
-            if !rev_ready {
-                w.set_reversed(text);
-                rev_ready = true;
+    for gi in groups {
+        match &plan.groups[gi] {
+            PatternGroup::Single(pi) => tally_single(plan, *pi, text, win, w, out, contains, &mut rev_ready),
+            PatternGroup::Batch(idx) if text.is_empty() => {
+                for &pi in idx {
+                    tally_single(plan, pi, text, win, w, out, contains, &mut rev_ready);
+                }
             }
-            let rev = std::mem::take(&mut w.rev);
-            let s = w.searcher(kind, plan.overhang);
-            hit = s.search(&plan.complements[pi], &rev, plan.k, plan.all_endpoints).iter().any(|m| win.keeps_rc(m.text_end));
-            w.rev = rev;
+            PatternGroup::Batch(idx) => {
+                let Some((fwd, comp)) = &enc[gi] else { unreachable!("batched group without encoding") };
+                for &pi in idx {
+                    out[pi] = 0;
+                }
+                let s = w.searcher(ProfileKind::Iupac, plan.overhang);
+                s.configure(true, plan.max_n_frac);
+                for m in s.search_encoded(fwd, text, plan.k, plan.all_endpoints) {
+                    if win.keeps_fwd(m.text_end) {
+                        out[idx[m.pattern_idx]] += 1;
+                    }
+                }
+                let done = contains && idx.iter().all(|&pi| out[pi] > 0);
+                if let (Some(comp), false) = (comp, done) {
+                    let rev = reversed(text, w, &mut rev_ready);
+                    let s = w.searcher(ProfileKind::Iupac, plan.overhang);
+                    for m in s.search_encoded(comp, &rev, plan.k, plan.all_endpoints) {
+                        if win.keeps_rc(m.text_end) {
+                            out[idx[m.pattern_idx]] += 1;
+                        }
+                    }
+                    w.rev = rev;
+                }
+                for &pi in idx {
+                    out[pi] = if contains { (out[pi] > 0) as i32 } else { out[pi] };
+                }
+            }
         }
-        out[pi] = hit as i32;
     }
 }
 
-/// Patterns of the single-pattern groups in `groups` (count and contains
-/// never batch, so that is all of them).
-fn single_patterns(plan: &SearchPlan, groups: std::ops::Range<usize>) -> impl Iterator<Item = usize> + '_ {
-    groups.filter_map(|g| match plan.groups[g] {
-        PatternGroup::Single(p) => Some(p),
-        PatternGroup::Batch(_) => None,
-    })
+#[allow(clippy::too_many_arguments)]
+fn tally_single(plan: &SearchPlan, pi: usize, text: &[u8], win: &Window, w: &mut Worker, out: &mut [i32], contains: bool, rev_ready: &mut bool) {
+    let kind = ProfileKind::of(plan);
+    let s = w.searcher(kind, plan.overhang);
+    s.configure(plan.needs_trace(), plan.max_n_frac);
+    let mut n = s.search(&plan.patterns[pi], text, plan.k, plan.all_endpoints).iter().filter(|m| win.keeps_fwd(m.text_end)).count();
+    if plan.rc && !(contains && n > 0) {
+        let rev = reversed(text, w, rev_ready);
+        let s = w.searcher(kind, plan.overhang);
+        n += s.search(&plan.complements[pi], &rev, plan.k, plan.all_endpoints).iter().filter(|m| win.keeps_rc(m.text_end)).count();
+        w.rev = rev;
+    }
+    out[pi] = if contains { (n > 0) as i32 } else { n.min(i32::MAX as usize) as i32 };
+}
+
+/// The worker's reversed-text buffer, filled once per slice on first use;
+/// the caller puts it back into `w.rev`.
+fn reversed(text: &[u8], w: &mut Worker, ready: &mut bool) -> Vec<u8> {
+    if !*ready {
+        w.set_reversed(text);
+        *ready = true;
+    }
+    std::mem::take(&mut w.rev)
 }
