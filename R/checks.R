@@ -18,13 +18,20 @@ max_threads <- 1024L
 
 #' Coerce texts (or patterns) to what the engine reads
 #'
-#' Today only character vectors are accepted; this is the one place where
-#' `XStringSet`s and other sequence containers will be converted later.
-#' Returns a character vector (names kept).
+#' The one place where inputs are coerced. Character vectors pass through.
+#' Biostrings `XString`s become one string; `XStringSet`s become a
+#' character vector with the set's names (U read as T for RNA), except that
+#' with `keep_sets = TRUE` (the texts of a search) a non-empty set is returned
+#' as it is: `run_search()` then converts and searches it in chunks, so the
+#' whole set is never an R character vector at once (see bioc.R).
 #' @noRd
-as_texts <- function(x, arg = "texts", call = rlang::caller_env()) {
+as_texts <- function(x, arg = "texts", call = rlang::caller_env(),
+                     keep_sets = FALSE) {
   if (is.character(x)) {
     return(x)
+  }
+  if (is_xstring(x) || is_xstringset(x)) {
+    return(as_texts_bioc(x, keep_sets))
   }
   abort_not_character(x, arg, call)
 }
@@ -59,7 +66,7 @@ describe_type <- function(x) {
 }
 
 check_texts <- function(texts, call = rlang::caller_env()) {
-  as_texts(texts, arg = "texts", call = call)
+  as_texts(texts, arg = "texts", call = call, keep_sets = TRUE)
 }
 
 check_patterns <- function(patterns, call = rlang::caller_env()) {

@@ -11,7 +11,9 @@
 #'   [sassy_search()], [sassy_count()] or [sassy_contains()] do for a
 #'   character vector (`what = "hits"`, `"count"` or `"contains"`).
 #' * `sassy_filter_fastx()` writes the records that have a hit of any pattern
-#'   (or, with `invert = TRUE`, those that have none) to a new file, unchanged.
+#'   (or, with `invert = TRUE`, those that have none) to a new file,
+#'   unchanged. It takes the search arguments that change which records have
+#'   a hit (`all_endpoints` and `cigar` do not).
 #' * `sassy_read_fastx()` reads the records into a data frame, for use in R or
 #'   in a database.
 #'
@@ -180,7 +182,7 @@
 #' recs <- sassy_read_fastx(genome)
 #' recs$name
 #' nchar(recs$sequence)
-#' head(sassy_read_fastx(reads, n_max = 3))
+#' str(sassy_read_fastx(reads, n_max = 3))
 #'
 #' # Bad files are classed errors naming the file and the record
 #' bad <- tempfile(fileext = ".fq")
@@ -215,8 +217,8 @@ sassy_search_fastx <- function(paths,
     plan$ignore_case,
     plan$rc,
     plan$all_endpoints,
-    na_to_nan(plan$overhang),
-    na_to_nan(plan$max_n_frac),
+    na_as_nan(plan$overhang),
+    na_as_nan(plan$max_n_frac),
     plan$cigar,
     plan$threads,
     what,
@@ -263,8 +265,8 @@ sassy_filter_fastx <- function(path,
     plan$alphabet,
     plan$ignore_case,
     plan$rc,
-    na_to_nan(plan$overhang),
-    na_to_nan(plan$max_n_frac),
+    na_as_nan(plan$overhang),
+    na_as_nan(plan$max_n_frac),
     plan$threads,
     invert,
     grepl("\\.gz$", output, ignore.case = TRUE),
@@ -566,12 +568,6 @@ check_n_max <- function(n_max, call = rlang::caller_env()) {
     abort_scalar("n_max", "a single whole number >= 0, or Inf", n_max, call)
   }
   as.double(n_max)
-}
-
-# The binding reads "no value" as NaN: extendr refuses NA for a double
-# argument ("Must not be NA"), so NULL fractions (NA here) travel as NaN.
-na_to_nan <- function(x) {
-  if (is.na(x)) NaN else x
 }
 
 # Batch size of the reader, from the (internal) options

@@ -99,11 +99,15 @@
 #'
 #' @param texts A character vector of sequences to search (the *records*).
 #'   Elements may be `NA` (no hits, `NA` count) or empty. Names, if any, are
-#'   carried into the `name` column and the row names of counts. Only
-#'   character vectors are accepted for now.
-#' @param patterns A character vector of one or more patterns, none `NA` or
-#'   empty. Names, if any, become the column names of `sassy_count()` /
-#'   `sassy_contains()` matrices. Many patterns of equal length are searched
+#'   carried into the `name` column and the row names of counts. Biostrings
+#'   `DNAStringSet`, `RNAStringSet` (U read as T), `BStringSet` (any
+#'   `XStringSet`) and single `XString`s such as `DNAString` are accepted
+#'   too, with the set's names as `name`; large sets are converted and
+#'   searched in chunks of records, never all at once.
+#' @param patterns A character vector (or Biostrings `XStringSet` /
+#'   `XString`) of one or more patterns, none `NA` or empty. Names, if any,
+#'   become the column names of `sassy_count()` / `sassy_contains()`
+#'   matrices. Many patterns of equal length are searched
 #'   together in SIMD batches, with the same result as one by one.
 #' @param k Maximum edit distance (number of substitutions, insertions and
 #'   deletions, each costing 1): a single whole number with
@@ -270,7 +274,13 @@ sassy_contains <- function(texts,
 #' The only place the package calls the search entry point; an error value
 #' coming back is re-raised as an R condition.
 #' @noRd
-run_search <- function(plan, mode, call = rlang::caller_env()) {
+run_search <- function(plan, mode, call = rlang::caller_env(),
+                       record_offset = 0L) {
+  if (is_xstringset(plan$texts)) {
+    # Biostrings sets are converted and searched in chunks (bioc.R)
+    one <- function(p, offset) run_search(p, mode, call, record_offset = offset)
+    return(run_search_chunked(plan, mode, one, length(plan$patterns), call = call))
+  }
   res <- ds_search(
     plan$texts,
     plan$patterns,
@@ -286,7 +296,7 @@ run_search <- function(plan, mode, call = rlang::caller_env()) {
     mode,
     max_hits_option(call = call)
   )
-  rust_result(res, call = call)
+  rust_result(offset_rust_error(res, record_offset), call = call)
 }
 
 # "No value" for the binding's double scalars. extendr refuses NA_real_ for

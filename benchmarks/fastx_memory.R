@@ -87,6 +87,10 @@ for (mult in c(1L, 4L)) {
 }
 res <- do.call(rbind, rows)
 res$ratio_to_1x <- round(res$peak_kb / res$peak_kb[res$label == "1x"], 3)
+# what each further read costs at the peak (mostly the result row: its name)
+one <- res[res$label == "1x", ]
+res$bytes_per_extra_read <- round(1024 * (res$peak_kb - one$peak_kb) / (res$reads - one$reads))
+res$bytes_per_extra_read[res$label != "4x"] <- NA
 res$threads <- {
   suppressPackageStartupMessages(library(ducksassy))
   sassy_threads()

@@ -1,9 +1,13 @@
-# ducksassy demo: the main job, on real data.
+# ducksassy demo: the main job, on real data, in a database.
 #
-# Searches the 26,454 Drosophila melanogaster upstream sequences (2 kb each,
-# dm3) that ship with Biostrings for a few promoter motifs and a PCR primer,
-# allowing k = 2 edits (substitutions, insertions, deletions), on both strands
-# and on all cores. Run it with `make demo`, or
+# Loads the 26,454 Drosophila melanogaster upstream sequences (2 kb each,
+# dm3) that ship with Biostrings into a DuckDB database file, then searches
+# that table with sassy_search_table() for a few promoter motifs and a PCR
+# primer, allowing k = 2 edits (substitutions, insertions, deletions), on
+# both strands and on all cores. The rows are streamed from DuckDB in chunks
+# (its Arrow stream), never read into R as a whole. For comparison, the same
+# search runs on the sequences as a character vector (sassy_search()), and
+# must give the same hits. Run it with `make demo`, or
 #   Rscript inst/scripts/demo.R   (or system.file("scripts", "demo.R", package = "ducksassy"))
 suppressPackageStartupMessages(library(ducksassy))
 
@@ -12,20 +16,47 @@ if (!nzchar(fasta)) {
   stop("Biostrings' dm3_upstream2000.fa.gz was not found; install Biostrings ",
        "(Debian: r-bioc-biostrings, or `make setup`).")
 }
+for (pkg in c("DBI", "duckdb", "nanoarrow")) {
+  if (!requireNamespace(pkg, quietly = TRUE)) {
+    stop("the demo needs the ", pkg, " package; install it with `make setup`.")
+  }
+}
+elapsed <- function(t0) proc.time()[["elapsed"]] - t0
+mb <- function(bytes) sprintf("%.1f MB", bytes / 2^20)
 
 cat("== ducksassy demo ==\n\n")
 cat("SIMD backend:\n")
 print(sassy_backend_info(), row.names = FALSE)
 
+# --- 1. FASTA -> DuckDB database file --------------------------------------
 t0 <- proc.time()[["elapsed"]]
-seqs <- Biostrings::readDNAStringSet(fasta)
-texts <- as.character(seqs)   # a named character vector
-names(texts) <- sub(" .*", "", names(texts))
-t_read <- proc.time()[["elapsed"]] - t0
+records <- sassy_read_fastx(fasta)   # name, description, sequence
+t_read <- elapsed(t0)
 cat(sprintf("\nRead %s records, %.1f Mb, from %s in %.2f s\n",
-            format(length(texts), big.mark = ","),
-            sum(nchar(texts)) / 1e6, basename(fasta), t_read))
+            format(nrow(records), big.mark = ","),
+            sum(nchar(records$sequence)) / 1e6, basename(fasta), t_read))
 
+db <- file.path(tempdir(), "dm3_upstream.duckdb")
+unlink(db)
+con <- DBI::dbConnect(duckdb::duckdb(dbdir = db))
+t0 <- proc.time()[["elapsed"]]
+DBI::dbWriteTable(con, "upstream", data.frame(
+  name = records$name,
+  location = records$description,
+  sequence = records$sequence
+))
+invisible(DBI::dbExecute(con, "CHECKPOINT"))
+t_load <- elapsed(t0)
+n_rows <- DBI::dbGetQuery(con, "SELECT COUNT(*) AS n FROM upstream")$n
+cat(sprintf("Loaded them into DuckDB %s, table `upstream` (%s rows; name, location, sequence): %s on disk, %.2f s\n",
+            as.character(utils::packageVersion("duckdb")),
+            format(n_rows, big.mark = ","), mb(file.size(db)), t_load))
+
+# The vector, kept for the comparison below; the table search does not use it.
+texts <- stats::setNames(records$sequence, records$name)
+rm(records)
+
+# --- 2. The patterns ---------------------------------------------------------
 # A 20-mer primer cut from a real record (the first without N), so the search
 # must find it at least once with cost 0, at the place it was cut from.
 src <- which(!grepl("N", texts, fixed = TRUE))[1]
@@ -41,11 +72,15 @@ patterns <- c(
 k <- 2L
 threads <- sassy_threads()
 
-cat(sprintf("\nSearching %d patterns with k = %d on both strands, %d threads\n",
-            length(patterns), k, threads))
+# --- 3. Search the table -----------------------------------------------------
+cat(sprintf(
+  "\nSearching table `upstream` for %d patterns with k = %d on both strands, %d threads, chunks of 100,000 rows\n",
+  length(patterns), k, threads
+))
 t0 <- proc.time()[["elapsed"]]
-hits <- sassy_search(texts, unname(patterns), k = k, threads = threads)
-elapsed <- proc.time()[["elapsed"]] - t0
+hits <- sassy_search_table(con, "upstream", unname(patterns), k = k,
+                           id = "name", threads = threads)
+t_table <- elapsed(t0)
 
 per_pattern <- data.frame(
   pattern = names(patterns),
@@ -53,7 +88,7 @@ per_pattern <- data.frame(
   hits = tabulate(hits$pattern, nbins = length(patterns)),
   exact = tabulate(hits$pattern[hits$cost == 0L], nbins = length(patterns)),
   records = vapply(seq_along(patterns), function(i) {
-    length(unique(hits$record[hits$pattern == i]))
+    length(unique(hits$name[hits$pattern == i]))
   }, integer(1)),
   plus = tabulate(hits$pattern[hits$strand == "+"], nbins = length(patterns)),
   minus = tabulate(hits$pattern[hits$strand == "-"], nbins = length(patterns))
@@ -68,14 +103,40 @@ cat(sprintf("\nPrimer taken from record %d (%s), positions %d-%d; its hits with 
             src, names(texts)[src], primer_start, primer_start + 19L))
 ph <- hits[hits$pattern == 4L & hits$cost <= 1L, ]
 print(utils::head(ph, 10), row.names = FALSE)
-found <- any(ph$record == src & ph$start == primer_start & ph$cost == 0L)
+found <- any(ph$name == names(texts)[src] & ph$start == primer_start & ph$cost == 0L)
 cat(sprintf("Found at its origin with cost 0: %s\n", found))
 
+# Which records have a TATA box and an E-box, counted in the database's rows
+t0 <- proc.time()[["elapsed"]]
+has <- sassy_search_table(con, "upstream", patterns[c("TATA box", "E-box")],
+                          k = k, id = "name", what = "contains")
+t_contains <- elapsed(t0)
+cat(sprintf("\nRecords with a TATA box and an E-box (k = %d): %s of %s (what = \"contains\", %.2f s)\n",
+            k, format(sum(has[["TATA box"]] & has[["E-box"]], na.rm = TRUE), big.mark = ","),
+            format(nrow(has), big.mark = ","), t_contains))
+
+# --- 4. The same search on the vector, for comparison ------------------------
+t0 <- proc.time()[["elapsed"]]
+vhits <- sassy_search(texts, unname(patterns), k = k, threads = threads)
+t_vector <- elapsed(t0)
+same <- identical(vhits$name, hits$name) &&
+  identical(vhits[setdiff(names(vhits), c("record", "name"))],
+            hits[setdiff(names(hits), "name")])
 cat(sprintf(
-  "\nSearched %.1f Mb x %d patterns (both strands) in %.2f s on %d threads: %s hits in total\n",
-  sum(nchar(texts)) / 1e6, length(patterns), elapsed, threads,
+  "\nsassy_search() on the same sequences as a character vector: %.2f s, identical hits: %s\n",
+  t_vector, same
+))
+
+DBI::dbDisconnect(con, shutdown = TRUE)
+cat(sprintf(
+  "\nSearched the DuckDB table (%.1f Mb x %d patterns, both strands) in %.2f s on %d threads: %s hits in total\n",
+  sum(nchar(texts)) / 1e6, length(patterns), t_table, threads,
   format(nrow(hits), big.mark = ",")
 ))
+unlink(db)
 if (!found) {
   stop("the primer was not found at the place it was cut from")
+}
+if (!same) {
+  stop("the table search and the vector search gave different hits")
 }

@@ -77,11 +77,12 @@ test_that("the fixtures are the real lambda data", {
 test_that("sassy_read_fastx() agrees with Biostrings", {
   skip_if_not_installed("Biostrings")
   for (p in c(reads_fq, long_fq)) {
-    b <- Biostrings::readDNAStringSet(p, format = "fastq", with.qualities = TRUE)
+    # (Biostrings warns that it drops metadata columns it made itself)
+    b <- suppressWarnings(Biostrings::readQualityScaledDNAStringSet(p))
     r <- sassy_read_fastx(p)
     expect_identical(r$sequence, unname(as.character(b)))
     expect_identical(r$name, names(b))
-    expect_identical(r$quality, unname(as.character(S4Vectors::mcols(b)$qualities)))
+    expect_identical(r$quality, unname(as.character(Biostrings::quality(b))))
   }
   b <- Biostrings::readDNAStringSet(lambda_fa)
   r <- sassy_read_fastx(lambda_fa)
@@ -320,7 +321,7 @@ test_that("filter arguments are checked", {
   copy <- file.path(dir, "copy.fq.gz")
   file.copy(reads_fq, copy)
   expect_error(sassy_filter_fastx(copy, copy, "ACGT"), class = "ducksassy_input_error")
-  expect_identical(unname(tools::md5sum(copy)), unname(tools::md5sum(reads_fq)))
+  expect_identical(readBin(copy, "raw", 1e7), readBin(reads_fq, "raw", 1e7))
   expect_error(sassy_filter_fastx(reads_fq, file.path(dir, "x.fq"), "ACGT", k = 4), class = "ducksassy_input_error")
 })
 

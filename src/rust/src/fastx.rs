@@ -1,7 +1,9 @@
 //! The extendr binding of FASTA/FASTQ search, filter and read: R values in,
 //! one `ducksassy_core::fastx` call, R values out. Errors come back as values
 //! of class `ducksassy_rust_error` (with `path`, `record` and `line` fields
-//! for file errors) that R turns into conditions.
+//! for file errors) that R turns into conditions. `batch_size`,
+//! `path_strings`, `hits_to_r` and `fastx_error_value` are shared with other
+//! file-reading entry points of the binding.
 
 use ducksassy_core::fastx::{self, BatchSize, Column, FastxError, FastxHits, FastxValues, Format, SearchOutput};
 use ducksassy_core::{Alphabet, Control, CoreError, Mode, SearchOptions, SearchPlan};
@@ -108,7 +110,7 @@ fn ds_fastx_read(path: Robj, n_max: f64, batch_bytes: f64, batch_records: f64) -
                     path: path.clone(),
                     record: Some(i as u64 + 1),
                     line: None,
-                    kind: fastx::ParseKind::Io,
+                    kind: fastx::ParseKind::TooLong,
                     message: format!("its {what} is longer than the longest R string (2^31 - 1 letters)"),
                 });
             }
@@ -171,14 +173,14 @@ fn plan(
 }
 
 /// The batch size R asked for, or (`NaN`) the default for the thread count.
-fn batch_size(bytes: f64, records: f64, threads: usize) -> BatchSize {
+pub(crate) fn batch_size(bytes: f64, records: f64, threads: usize) -> BatchSize {
     let d = BatchSize::for_threads(threads);
     let pick = |x: f64, dflt: usize| if x.is_finite() && x >= 1.0 { x.min(usize::MAX as f64) as usize } else { dflt };
     BatchSize { bytes: pick(bytes, d.bytes), records: pick(records, d.records) }
 }
 
 /// File paths from a character vector (UTF-8 or ASCII; no `NA`).
-fn path_strings(x: &Robj, arg: &'static str) -> Result<Vec<String>, CoreError> {
+pub(crate) fn path_strings(x: &Robj, arg: &'static str) -> Result<Vec<String>, CoreError> {
     let s = crate::borrow_strings(x, arg)?;
     s.iter()
         .enumerate()
@@ -250,7 +252,7 @@ fn ints_r(n: usize, mut f: impl FnMut(usize) -> i32) -> Robj {
 
 /// Hit columns (converted to 1-based in the main binding's `hits_to_r`), the
 /// 1-based file index and the record name of each hit.
-fn hits_to_r(h: &FastxHits, cigar: bool) -> Result<Robj, FastxError> {
+pub(crate) fn hits_to_r(h: &FastxHits, cigar: bool) -> Result<Robj, FastxError> {
     let n = h.len();
     let cols = crate::hits_to_r(&h.bufs, cigar);
     // file and record of each hit, in order
@@ -308,7 +310,7 @@ fn values_to_r(v: &FastxValues, logical: bool) -> Result<Robj, FastxError> {
 /// main binding's errors (`class`, `message`, `arg`, `index`, `value`) plus
 /// `path`, `record` and `line` (doubles; `NULL` when unknown) and, for a
 /// letter outside the alphabet, `name`, `position` and `letter`.
-fn fastx_error_value(e: &FastxError) -> Robj {
+pub(crate) fn fastx_error_value(e: &FastxError) -> Robj {
     if let FastxError::Core(c) = e {
         return crate::error_value(c);
     }

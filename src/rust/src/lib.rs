@@ -2,6 +2,7 @@
 //! else lives here. Text and pattern bytes are borrowed in place from R's
 //! CHARSXPs (no copy); R objects are only touched on this (R's main) thread.
 
+mod crispr;
 mod fastx;
 
 use ducksassy_core::{run, Alphabet, Control, CoreError, HitBuffer, Mode, Output, SearchOptions, SearchPlan};
@@ -242,6 +243,7 @@ fn error_value(e: &CoreError) -> Robj {
 
 extendr_module! {
     mod ducksassy;
+    use crispr;
     use fastx;
     fn ds_search;
     fn ds_sassy_version;

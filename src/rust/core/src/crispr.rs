@@ -17,12 +17,15 @@
 //! and the reported region `text[start..e]` (PAM included) has an `N`
 //! fraction of at most `max_n_frac`. Every such end position is reported
 //! (not only local minima), on the forward text and, with `rc`, on the
-//! reverse complement, like sassy's own `crispr` command. Unlike that command,
-//! which filters the end positions of the whole guide's alignment by the text
-//! under the PAM (the traced alignment may still put edits in the PAM, and its
-//! cost can be lower than the spacer's), the spacer is searched on its own
-//! and the PAM checked right after it, so cost, start and CIGAR always
-//! describe an alignment whose PAM letters are matches.
+//! reverse complement, like sassy's own `crispr` command.
+//!
+//! That command searches the whole guide and keeps the end positions where
+//! the text under the PAM matches it. The costs are the same (a trailing pair
+//! of matching letters never changes an edit distance, so the guide's cost
+//! there equals the spacer's), but here the spacer is searched on its own and
+//! the PAM checked right after it, so start and CIGAR always describe an
+//! alignment whose PAM letters are matches (the CIGAR ends with `P=`), and
+//! the N filter sees the PAM too.
 //!
 //! # How
 //!

@@ -237,6 +237,10 @@ pub fn split_header(h: &[u8]) -> (&[u8], Option<&[u8]>) {
     }
 }
 
+/// What [`stream`] calls with each batch, and the poll to pass on to the
+/// engine.
+pub type OnBatch<'a> = dyn FnMut(Batch, &mut dyn FnMut() -> bool) -> Result<(), FastxError> + 'a;
+
 /// Read `paths` in batches on a reader thread and hand each batch, in order,
 /// to `on_batch` on this thread (with `poll`, to pass on to the engine).
 pub fn stream(
@@ -244,7 +248,7 @@ pub fn stream(
     opts: &ReadOptions,
     ctl: &Control,
     poll: &mut dyn FnMut() -> bool,
-    on_batch: &mut dyn FnMut(Batch, &mut dyn FnMut() -> bool) -> Result<(), FastxError>,
+    on_batch: &mut OnBatch<'_>,
 ) -> Result<(), FastxError> {
     let stop = AtomicBool::new(false);
     let stop_ref = &stop;

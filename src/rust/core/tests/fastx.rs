@@ -306,7 +306,7 @@ fn compressed_copies_give_identical_results() {
         assert!(copies.len() >= 3);
         let pl = plan(Mode::Hits, &["GGGCGGCGACCTCGC", "CCGGCGAACT"], 2, 2);
         let want = flat_hits(search(&pl, &copies[..1], BatchSize::default()).unwrap(), &[0]);
-        assert!(want.0.len() > 0);
+        assert!(!want.0.is_empty());
         let want_read = read_all(&copies[0]);
         for c in &copies[1..] {
             for size in [BatchSize::default(), BatchSize { bytes: 500, records: 3 }] {
@@ -320,6 +320,21 @@ fn compressed_copies_give_identical_results() {
 
 fn filter(plan: &SearchPlan, input: &str, output: &str, gz: bool, invert: bool, size: BatchSize) -> Result<fastx::FilterCounts, FastxError> {
     fastx::filter(plan, input, output, gz, invert, size, &Control::new(), &mut no_poll())
+}
+
+#[test]
+fn multi_member_gzip_is_read_whole() {
+    // two gzip members one after the other (as BGZF files and `cat a.gz b.gz`)
+    let dir = tmpdir();
+    let text = fixture_text(FASTQ);
+    let half = text.len() / 2;
+    let cut = half + text[half..].windows(2).position(|w| w == b"\n@").unwrap() + 1;
+    let mut bytes = gzip(&text[..cut]);
+    bytes.extend_from_slice(&gzip(&text[cut..]));
+    let p = write(dir.path(), "two.fq.gz", &bytes);
+    let got = read_all(&p);
+    let want = read_all(&path_of(FASTQ));
+    assert_eq!((got.seq, got.header, got.qual), (want.seq, want.header, want.qual));
 }
 
 #[test]
@@ -548,7 +563,7 @@ fn nul_bytes_are_refused_where_they_would_become_r_strings() {
     let e = fastx::read(&p, None, BatchSize::default(), &Control::new(), &mut no_poll()).unwrap_err();
     assert_eq!(e.parse_kind(), Some(ParseKind::NulByte), "{e}");
     assert_eq!(e.record(), Some(1));
-    let e = search(&plan(Mode::Count, &["ACGT"], 0, 1), &[p.clone()], BatchSize::default()).unwrap_err();
+    let e = search(&plan(Mode::Count, &["ACGT"], 0, 1), std::slice::from_ref(&p), BatchSize::default()).unwrap_err();
     assert_eq!(e.parse_kind(), Some(ParseKind::NulByte), "{e}");
     // filter writes the record as it is (no R strings are made)
     let out = dir.path().join("out").to_string_lossy().into_owned();
@@ -579,7 +594,7 @@ fn polling_true_interrupts_and_stops_the_reader() {
         true
     };
     let t = std::time::Instant::now();
-    let e = fastx::search(&pl, &[p.clone()], BatchSize { bytes: 1000, records: 2 }, &Control::new(), &mut poll).unwrap_err();
+    let e = fastx::search(&pl, std::slice::from_ref(&p), BatchSize { bytes: 1000, records: 2 }, &Control::new(), &mut poll).unwrap_err();
     assert_eq!(e, FastxError::Core(CoreError::Interrupted));
     assert!(calls >= 1);
     assert!(t.elapsed() < std::time::Duration::from_secs(20));

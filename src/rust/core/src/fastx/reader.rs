@@ -81,10 +81,8 @@ fn read_file(fi: usize, path: &str, opts: &ReadOptions, tx: &Sender<Msg>, stop: 
             sent = true;
         }
     }
-    if !batch.is_empty() || !sent {
-        if tx.send(Ok(batch)).is_err() {
-            return Ok(false);
-        }
+    if (!batch.is_empty() || !sent) && tx.send(Ok(batch)).is_err() {
+        return Ok(false);
     }
     Ok(true)
 }

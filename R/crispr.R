@@ -1,0 +1,364 @@
+#' CRISPR off-target search
+#'
+#' @description
+#' Find the possible off-target sites of CRISPR guide RNAs: every place where
+#' a guide, followed by its PAM, matches a text (a genome, contigs, reads)
+#' with at most `k` edits in the guide and, by default, the PAM matched
+#' exactly. The search is sassy's (Beeloo and Groot Koerkamp), in parallel
+#' and SIMD-accelerated, as in [sassy_search()].
+#'
+#' * `sassy_crispr()` searches a character vector or a Biostrings
+#'   `XStringSet` (e.g. a `DNAStringSet` genome).
+#' * `sassy_crispr_fastx()` searches FASTA/FASTQ files, plain or compressed,
+#'   read in streaming batches in native code as [sassy_search_fastx()] does.
+#' * `sassy_crispr_table()` searches a sequence column of a database table
+#'   in chunks, as [sassy_search_table()] does.
+#'
+#' @section What counts as a hit:
+#' Each guide carries its PAM as its last `pam_length` letters, written
+#' 5' to 3' on the guide's strand, e.g. `"GACGCATAAAGATGAGACGCNGG"` for a
+#' SpCas9 guide with PAM `NGG` (IUPAC codes are allowed anywhere: `N`
+#' matches any base, `R` A or G, and so on). Let the *spacer* be the guide
+#' without its PAM. A hit ends at text position `end` when
+#'
+#' * (default, `allow_pam_edits = FALSE`) the PAM matches the `pam_length`
+#'   letters of the text that end at `end`, letter by letter, without edits,
+#'   and the spacer matches the text just before them with at most `k`
+#'   edits (substitutions, insertions, deletions). `cost` is the number of
+#'   edits; the `cigar` ends with `pam_length` matches (`3=`);
+#' * (`allow_pam_edits = TRUE`) the whole guide, PAM included, matches the
+#'   text ending at `end` with at most `k` edits, anywhere in it;
+#'
+#' and the matched region (`start` to `end`, PAM included) has at most a
+#' fraction `max_n_frac` of `N` letters: a run of `N` in an assembly matches
+#' any guide, and is dropped by the default `0.2`.
+#'
+#' Every qualifying end position is reported, not only the best one of a
+#' site, as sassy's own `crispr` command does (a site followed by `AGGG`
+#' gives a hit of cost 0 ending after `AGG` and one of cost 1 ending after
+#' `GGG`). With `rc = TRUE` (the default) the reverse complement is searched
+#' too: a hit with `strand = "-"` is a site on the other strand, its region
+#' is reported on the forward text as always (`start` <= `end`) and its
+#' `cigar` aligns the guide with the reverse complement of that region. Keep
+#' the best hit per site with e.g. `hits[order(hits$cost), ]` and
+#' `!duplicated()` on the coordinates you consider one site.
+#'
+#' The costs are those of sassy's `crispr` command (searching the whole
+#' guide and keeping the end positions where the PAM matches gives the
+#' same cost as searching the spacer and checking the PAM after it); here
+#' the spacer is searched and the PAM checked, so the reported alignment
+#' never has edits in the PAM.
+#'
+#' Guides of different lengths and with different PAMs (SpCas9 `NGG`,
+#' `NAG`, SaCas9 `NNGRRT`, ...) can be searched in one call as long as their
+#' PAMs have the same `pam_length`; each guide is searched with its own PAM.
+#' For PAMs of different lengths, call once per length. (Cas12a's `TTTV` PAM
+#' lies 5' of the protospacer; search it as a guide `TTTV` + spacer with
+#' `allow_pam_edits = TRUE`, or search the reverse complement of the guide,
+#' `rc(spacer)` + `rc(PAM)`, which puts the PAM last.)
+#'
+#' @section Inputs:
+#' `texts` and `guides` may be character vectors or Biostrings objects
+#' (`DNAStringSet`, `RNAStringSet` with U read as T, `BStringSet`,
+#' `DNAString`); the names of `texts` become the `name` column. Texts and
+#' guides are read as IUPAC codes, upper or lower case; any other letter is
+#' an error naming the record (or guide), the position and the letter.
+#' Texts shorter than a guide or its PAM, empty texts and `NA` texts simply
+#' have no hits.
+#'
+#' @section Errors:
+#' Bad arguments are errors of class `ducksassy_error` (subclass
+#' `ducksassy_input_error`) naming the argument, the index and the value:
+#' `guides` that are not a character vector or `XStringSet`, empty, `NA`,
+#' or with letters outside IUPAC; `pam_length` not a whole number `>= 1` or
+#' not less than the length of every guide; `k` not a whole number `>= 0`
+#' or not less than the length of every spacer (every guide with
+#' `allow_pam_edits = TRUE`); `max_n_frac` outside `[0, 1]`; flags that
+#' are not `TRUE` or `FALSE`; `threads` not a whole number in `1..1024`.
+#' More hits than `getOption("ducksassy.max_hits")` is a
+#' `ducksassy_limit_error`, never a truncated table.
+#'
+#' @param guides Guide sequences, each ending with its PAM: a character
+#'   vector or a Biostrings `XStringSet` of IUPAC letters, none `NA` or
+#'   empty, at least one.
+#' @param texts Sequences to search: a character vector or a Biostrings
+#'   `XStringSet` / `XString`, as for [sassy_search()].
+#' @param k Maximum number of edits in a hit, a single whole number `>= 0`
+#'   and less than the length of every spacer (guide minus PAM), or with
+#'   `allow_pam_edits = TRUE` of every guide.
+#' @param pam_length Number of letters at the end of each guide that are its
+#'   PAM, a whole number `>= 1` and less than the length of every guide.
+#'   Default `3L` (`NGG`).
+#' @param allow_pam_edits `FALSE` (default): the PAM must match exactly.
+#'   `TRUE`: edits in the PAM count towards `k` like any other.
+#' @param max_n_frac Largest fraction of `N` letters in a hit's region (PAM
+#'   included), a number in `[0, 1]`; `1` or `NULL` keeps every hit. Default
+#'   `0.2`.
+#' @param rc Also search the reverse complement, `TRUE` (default) or `FALSE`.
+#' @param cigar Return the alignment as a CIGAR string (`TRUE`, default);
+#'   `FALSE` gives `NA` and saves time and memory.
+#' @param threads Number of worker threads; see [sassy_threads()].
+#'
+#' @return A data frame with one row per hit, ordered by `record`, `guide`,
+#'   `start`, `end` and `strand`, the same on any number of threads:
+#'   \describe{
+#'   \item{`record`}{integer, the 1-based index of the text (for files: of
+#'     the record within its file; for tables: replaced by the `id`
+#'     columns, or the row number).}
+#'   \item{`name`}{character, the text's name; only when `texts` has names
+#'     (for files: the record's id; with several files a `file` column comes
+#'     first).}
+#'   \item{`guide`}{integer, the 1-based index of the guide.}
+#'   \item{`start`, `end`}{integer, 1-based inclusive coordinates of the
+#'     matched region on the forward text, PAM included, on either strand.}
+#'   \item{`pattern_start`, `pattern_end`}{integer, the part of the guide
+#'     aligned: always `1` and `nchar(guide)`.}
+#'   \item{`cost`}{integer, the number of edits, at most `k`.}
+#'   \item{`strand`}{character, `"+"` or `"-"` (the guide matches the
+#'     reverse complement of the region).}
+#'   \item{`cigar`}{character, the alignment in the guide's direction (`=`
+#'     match, `X` substitution, `I` letter of the guide missing from the
+#'     text, `D` letter of the text missing from the guide), or `NA` with
+#'     `cigar = FALSE`.}
+#'   }
+#'
+#' @seealso [sassy_search()] for plain approximate search, [as_granges()] to
+#'   turn hits into `GRanges`.
+#' @references
+#' Beeloo, R. and Groot Koerkamp, R. (2026). Sassy: fuzzy searching DNA
+#' sequences using SIMD. *Bioinformatics*.
+#' @export
+#' @examples
+#' # Two SpCas9 guides (20 nt + NGG) on a small made-up genome
+#' genome <- c(
+#'   chr1 = paste0(
+#'     "TTGACAGCTAGCTCAGTCCTAGGTATAATGCTAGCGACGCATAAAGATGAGACGCTGGAGTACAAA",
+#'     "CCTCCAGCGTCTCATCTTTATGCGTCAGCAGAGATTGTACTGAGAGTGCACCATATGCGG"
+#'   )
+#' )
+#' guides <- c(g1 = "GACGCATAAAGATGAGACGCNGG", g2 = "CTGAGAGTGCACCATATGCGNGG")
+#' sassy_crispr(guides, genome, k = 1)
+#'
+#' # Mismatches allowed in the PAM too, and no strand search
+#' sassy_crispr(guides, genome, k = 1, allow_pam_edits = TRUE, rc = FALSE)
+#'
+#' # Bad guides are classed errors naming the guide
+#' try(sassy_crispr(c("ACGTNGG", "ACGZNGG"), genome, k = 1))
+sassy_crispr <- function(guides,
+                         texts,
+                         k,
+                         pam_length = 3L,
+                         allow_pam_edits = FALSE,
+                         max_n_frac = 0.2,
+                         rc = TRUE,
+                         cigar = TRUE,
+                         threads = sassy_threads()) {
+  call <- rlang::current_env()
+  plan <- new_crispr_plan(
+    guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads,
+    call = call
+  )
+  plan$texts <- check_texts(texts, call = call)
+  cols <- if (is_xstringset(plan$texts)) {
+    one <- function(p, offset) run_crispr(p, record_offset = offset, call = call)
+    run_search_chunked(plan, "hits", one, length(plan$guides), call = call)
+  } else {
+    run_crispr(plan, call = call)
+  }
+  new_crispr_hits(new_hits(cols, names(plan$texts), call = call))
+}
+
+#' @rdname sassy_crispr
+#' @param paths Paths of FASTA or FASTQ files, plain or compressed, as for
+#'   [sassy_search_fastx()].
+#' @export
+sassy_crispr_fastx <- function(paths,
+                               guides,
+                               k,
+                               pam_length = 3L,
+                               allow_pam_edits = FALSE,
+                               max_n_frac = 0.2,
+                               rc = TRUE,
+                               cigar = TRUE,
+                               threads = sassy_threads()) {
+  call <- rlang::current_env()
+  paths <- check_fastx_paths(paths, "paths", call = call)
+  plan <- new_crispr_plan(
+    guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads,
+    call = call
+  )
+  size <- fastx_batch_size(call = call)
+  res <- ds_crispr_fastx(
+    path.expand(paths),
+    plan$guides,
+    plan$k,
+    plan$pam_length,
+    plan$allow_pam_edits,
+    plan$max_n_frac,
+    plan$rc,
+    plan$cigar,
+    plan$threads,
+    max_hits_option(call = call),
+    size[["bytes"]],
+    size[["records"]]
+  )
+  res <- fastx_result(res, "paths", paths, call = call)
+  new_crispr_hits(new_fastx_hits(res, paths, call = call))
+}
+
+#' Check every CRISPR argument
+#' @noRd
+new_crispr_plan <- function(guides, k, pam_length, allow_pam_edits,
+                            max_n_frac, rc, cigar, threads,
+                            call = rlang::caller_env()) {
+  guides <- check_guides(guides, call = call)
+  pam_length <- check_pam_length(pam_length, guides, call = call)
+  allow_pam_edits <- check_flag(allow_pam_edits, "allow_pam_edits", call = call)
+  k <- check_crispr_k(k, guides, pam_length, allow_pam_edits, call = call)
+  max_n_frac <- check_fraction(max_n_frac, "max_n_frac", call)
+  if (is.na(max_n_frac)) {
+    max_n_frac <- 1
+  }
+  list(
+    guides = guides,
+    k = k,
+    pam_length = pam_length,
+    allow_pam_edits = allow_pam_edits,
+    max_n_frac = max_n_frac,
+    rc = check_flag(rc, "rc", call = call),
+    cigar = check_flag(cigar, "cigar", call = call),
+    threads = check_threads(threads, call = call)
+  )
+}
+
+# IUPAC nucleotide codes (U read as T, X a masked base), either case.
+iupac_letters <- "ACGTURYSWKMBDHVNX"
+
+check_guides <- function(guides, call = rlang::caller_env()) {
+  guides <- as_texts(guides, arg = "guides", call = call)
+  if (length(guides) == 0L) {
+    ducksassy_abort(
+      c("`guides` must contain at least one guide.", x = "`guides` has length 0."),
+      arg = "guides",
+      value = guides,
+      call = call
+    )
+  }
+  abort_guide <- function(headline, bad, extra = NULL) {
+    i <- bad[[1L]]
+    ducksassy_abort(
+      c(headline, locate_bullet("guides", i, guides[[i]]), extra, more_bullet(bad)),
+      arg = "guides",
+      index = i,
+      value = guides[[i]],
+      call = call
+    )
+  }
+  bad <- which(is.na(guides))
+  if (length(bad) > 0L) {
+    abort_guide("`guides` must not contain missing values.", bad)
+  }
+  bad <- which(nchar(guides, type = "bytes") == 0L)
+  if (length(bad) > 0L) {
+    abort_guide("`guides` must not contain empty strings.", bad)
+  }
+  pos <- regexpr(paste0("[^", iupac_letters, tolower(iupac_letters), "]"), guides, useBytes = TRUE)
+  bad <- which(pos > 0L)
+  if (length(bad) > 0L) {
+    i <- bad[[1L]]
+    letter <- substr(guides[[i]], pos[[i]], pos[[i]])
+    abort_guide(
+      "`guides` must be IUPAC nucleotide codes (ACGTU RYSWKMBDHVNX).",
+      bad,
+      c(i = paste0(
+        "`guides[", i, "]` has ", format_value(letter), " at position ",
+        pos[[i]], "."
+      ))
+    )
+  }
+  guides
+}
+
+check_pam_length <- function(pam_length, guides, call = rlang::caller_env()) {
+  if (!is_whole_scalar(pam_length) || pam_length < 1) {
+    abort_scalar("pam_length", "a single whole number >= 1", pam_length, call)
+  }
+  len <- nchar(guides, type = "bytes")
+  bad <- which(len <= pam_length)
+  if (length(bad) > 0L) {
+    i <- bad[[1L]]
+    ducksassy_abort(
+      c(
+        "`pam_length` must be less than the length of every guide.",
+        x = paste0(
+          "`pam_length` is ", format_value(pam_length), ", but `guides[", i,
+          "]` (", format_value(guides[[i]]), ") has length ", len[[i]], "."
+        ),
+        i = "Each guide ends with its PAM: the spacer comes first, then `pam_length` PAM letters.",
+        more_bullet(bad)
+      ),
+      arg = "pam_length",
+      index = i,
+      value = pam_length,
+      call = call
+    )
+  }
+  as.integer(pam_length)
+}
+
+check_crispr_k <- function(k, guides, pam_length, allow_pam_edits,
+                           call = rlang::caller_env()) {
+  if (!is_whole_scalar(k) || k < 0) {
+    abort_scalar("k", "a single whole number >= 0", k, call)
+  }
+  len <- nchar(guides, type = "bytes")
+  if (!allow_pam_edits) {
+    len <- len - pam_length
+  }
+  bad <- which(len <= k)
+  if (length(bad) > 0L) {
+    i <- bad[[1L]]
+    what <- if (allow_pam_edits) "guide" else "spacer (guide without its PAM)"
+    ducksassy_abort(
+      c(
+        paste0("`k` must be less than the length of every ", what, "."),
+        x = paste0(
+          "`k` is ", format_value(k), ", but `guides[", i, "]` (",
+          format_value(guides[[i]]), ") has a ",
+          if (allow_pam_edits) "length" else "spacer length", " of ",
+          len[[i]], "."
+        ),
+        more_bullet(bad)
+      ),
+      arg = "k",
+      index = i,
+      value = k,
+      call = call
+    )
+  }
+  as.integer(k)
+}
+
+#' Call the CRISPR binding for character texts
+#' @noRd
+run_crispr <- function(plan, record_offset = 0L, call = rlang::caller_env()) {
+  res <- ds_crispr(
+    plan$texts,
+    plan$guides,
+    plan$k,
+    plan$pam_length,
+    plan$allow_pam_edits,
+    plan$max_n_frac,
+    plan$rc,
+    plan$cigar,
+    plan$threads,
+    max_hits_option(call = call)
+  )
+  rust_result(offset_rust_error(res, record_offset), call = call)
+}
+
+# A hit table with `guide` in place of `pattern`.
+new_crispr_hits <- function(hits) {
+  names(hits)[names(hits) == "pattern"] <- "guide"
+  hits
+}

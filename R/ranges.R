@@ -1,0 +1,330 @@
+#' Hit tables as GRanges and IRanges
+#'
+#' @description
+#' Turn a hit table of [sassy_search()], [sassy_crispr()],
+#' [sassy_search_fastx()] or [sassy_search_table()] into Bioconductor ranges,
+#' and back:
+#'
+#' * `as_granges()`: a `GenomicRanges::GRanges` with the texts' names as
+#'   `seqnames`, `start`-`end` as ranges, the hit's `strand`, and every other
+#'   column as metadata columns (`mcols()`).
+#' * `as_iranges()`: an `IRanges::IRanges` with `start`-`end`, the texts'
+#'   names as `names()`, every other column as metadata columns.
+#' * `as_hits()`: the hit table again from either, with the columns in their
+#'   original order: `as_hits(as_granges(hits))` is identical to `hits`.
+#'
+#' Coordinates need no arithmetic: hits are 1-based and inclusive, as ranges
+#' in Bioconductor are (an empty region, possible only with `overhang`, has
+#' `end = start - 1` and width 0).
+#'
+#' @section Sequence names:
+#' `seqnames` come from the `name` column (the names of `texts`, the FASTA
+#' ids). Without one (unnamed texts, tables) they are the record numbers,
+#' as text (`"1"`, `"2"`, ...); with neither column there is nothing to name
+#' the sequences by, which is an error. `seqinfo` adds the sequence lengths
+#' (and fixes the order of the levels): a `Seqinfo` object, a named vector of
+#' lengths, or the `XStringSet` that was searched, whose names and widths are
+#' used. Every name in the hits must be in it.
+#'
+#' @param hits A hit table: a data frame with (at least) the columns
+#'   `start`, `end`, and for `as_granges()` `strand` and `name` or `record`.
+#' @param seqinfo `NULL` (default), a `GenomeInfoDb::Seqinfo`, a named
+#'   numeric vector of sequence lengths, or a Biostrings `XStringSet`.
+#' @param x A `GRanges` or `IRanges` made by `as_granges()` or
+#'   `as_iranges()` (or any with `start`, `end` and metadata columns).
+#'
+#' @return `as_granges()`: a `GRanges`, one range per hit, in the order of
+#'   the rows. `as_iranges()`: an `IRanges`. `as_hits()`: a data frame.
+#'   The column order of the hit table is kept in the ranges' `metadata()`
+#'   as `ducksassy_columns`.
+#' @section Errors:
+#' Without the suggested package (GenomicRanges for `as_granges()`, IRanges
+#' for `as_iranges()`) an error of class `ducksassy_missing_package` says
+#' how to install it. A `hits` that is not a data frame, lacks a needed
+#' column, has a missing name, or has a column whose name the ranges reserve
+#' (`seqnames`, `ranges`, `width`, ...) is a `ducksassy_input_error` naming
+#' the column.
+#' @seealso [sassy_search()], [sassy_crispr()]
+#' @export
+#' @examples
+#' texts <- c(chr1 = "AAAATTGAAAGGATCGA", chr2 = "CCCATCACCC")
+#' hits <- sassy_search(texts, "ATCG", k = 1)
+#' if (requireNamespace("GenomicRanges", quietly = TRUE)) {
+#'   gr <- as_granges(hits, seqinfo = nchar(texts))
+#'   gr
+#'   identical(as_hits(gr), hits)
+#' }
+#' if (requireNamespace("IRanges", quietly = TRUE)) {
+#'   as_iranges(hits)
+#' }
+as_granges <- function(hits, seqinfo = NULL) {
+  call <- rlang::current_env()
+  check_suggested("GenomicRanges", "for `as_granges()`", call = call)
+  check_hit_table(hits, c("start", "end", "strand"), call = call)
+  by <- seqnames_column(hits, call = call)
+  seqnames <- as.character(hits[[by]])
+  strand <- check_strand_column(hits$strand, call = call)
+  seqinfo <- as_seqinfo(seqinfo, seqnames, call = call)
+  levels <- if (is.null(seqinfo)) unique(seqnames) else GenomeInfoDb_seqnames(seqinfo)
+  rest <- setdiff(names(hits), c(by, "start", "end", "strand"))
+  check_reserved(rest, c("seqnames", "ranges", "strand", "seqinfo", "seqlengths",
+    "start", "end", "width", "element", "names"), call = call)
+  args <- list(
+    seqnames = factor(seqnames, levels = levels),
+    ranges = IRanges::IRanges(start = as.integer(hits$start), end = as.integer(hits$end)),
+    strand = strand
+  )
+  if (!is.null(seqinfo)) {
+    args$seqinfo <- seqinfo
+  }
+  gr <- do.call(GenomicRanges::GRanges, c(args, as.list(hits)[rest]))
+  methods::slot(gr, "metadata") <- list(
+    ducksassy_columns = names(hits),
+    ducksassy_seqnames = by
+  )
+  gr
+}
+
+#' @rdname as_granges
+#' @export
+as_iranges <- function(hits) {
+  call <- rlang::current_env()
+  check_suggested("IRanges", "for `as_iranges()`", call = call)
+  check_hit_table(hits, c("start", "end"), call = call)
+  names <- NULL
+  rest <- setdiff(names(hits), c("start", "end"))
+  if ("name" %in% names(hits)) {
+    names <- as.character(hits$name)
+    rest <- setdiff(rest, "name")
+  }
+  check_reserved(rest, c("start", "end", "width", "names"), call = call)
+  ir <- do.call(IRanges::IRanges, c(
+    list(start = as.integer(hits$start), end = as.integer(hits$end), names = names),
+    as.list(hits)[rest]
+  ))
+  methods::slot(ir, "metadata") <- list(
+    ducksassy_columns = names(hits),
+    ducksassy_seqnames = if (!is.null(names)) "name"
+  )
+  ir
+}
+
+#' @rdname as_granges
+#' @export
+as_hits <- function(x) {
+  call <- rlang::current_env()
+  if (!isS4(x) || !(inherits(x, "GRanges") || inherits(x, "IRanges"))) {
+    ducksassy_abort(
+      c(
+        "`x` must be a GRanges or IRanges object.",
+        x = paste0("`x` is ", describe_type(x), ".")
+      ),
+      arg = "x",
+      call = call
+    )
+  }
+  meta <- methods::slot(x, "metadata")
+  mc <- methods::slot(x, "elementMetadata")
+  cols <- if (is.null(mc)) list() else methods::slot(mc, "listData")
+  cols$start <- as.integer(BiocGenerics_start(x))
+  cols$end <- as.integer(BiocGenerics_end(x))
+  by <- meta$ducksassy_seqnames
+  if (inherits(x, "GRanges")) {
+    check_suggested("GenomicRanges", "for `as_hits()`", call = call)
+    cols$strand <- as.character(GenomicRanges::strand(x))
+    seqnames <- as.character(GenomicRanges::seqnames(x))
+    if (identical(by, "record")) {
+      cols$record <- as.integer(seqnames)
+    } else {
+      cols$name <- seqnames
+    }
+  } else if (!is.null(names(x))) {
+    cols$name <- names(x)
+  }
+  order <- meta$ducksassy_columns
+  if (is.character(order) && setequal(order, names(cols))) {
+    cols <- cols[order]
+  }
+  new_data_frame(cols, length(cols$start))
+}
+
+# ---------------------------------------------------------------------------
+# Helpers
+
+check_hit_table <- function(hits, needed, call) {
+  if (!is.data.frame(hits)) {
+    ducksassy_abort(
+      c(
+        "`hits` must be a data frame of hits.",
+        x = paste0("`hits` is ", describe_type(hits), ".")
+      ),
+      arg = "hits",
+      call = call
+    )
+  }
+  missing <- setdiff(needed, names(hits))
+  if (length(missing) > 0L) {
+    ducksassy_abort(
+      c(
+        "`hits` must have the columns of a hit table.",
+        x = paste0("`hits` has no column `", missing[[1L]], "`.")
+      ),
+      arg = "hits",
+      value = missing[[1L]],
+      call = call
+    )
+  }
+  for (col in intersect(c("start", "end"), needed)) {
+    v <- hits[[col]]
+    if (!is.numeric(v) || anyNA(v)) {
+      bad <- if (is.numeric(v)) which(is.na(v))[[1L]]
+      ducksassy_abort(
+        c(
+          paste0("`hits$", col, "` must be whole numbers without `NA`."),
+          x = if (is.null(bad)) {
+            paste0("`hits$", col, "` is ", describe_type(v), ".")
+          } else {
+            paste0("`hits$", col, "[", bad, "]` is NA.")
+          }
+        ),
+        arg = "hits",
+        index = bad,
+        value = col,
+        call = call
+      )
+    }
+  }
+  invisible(hits)
+}
+
+# The column that names the sequences: `name`, else `record`.
+seqnames_column <- function(hits, call) {
+  by <- if ("name" %in% names(hits)) "name" else if ("record" %in% names(hits)) "record"
+  if (is.null(by)) {
+    ducksassy_abort(
+      c(
+        "`hits` must have a `name` or a `record` column to name the sequences.",
+        i = "Search named texts, or keep the `record` column."
+      ),
+      arg = "hits",
+      call = call
+    )
+  }
+  bad <- which(is.na(hits[[by]]) | as.character(hits[[by]]) == "")
+  if (length(bad) > 0L) {
+    i <- bad[[1L]]
+    ducksassy_abort(
+      c(
+        paste0("`hits$", by, "` must not be missing or empty: it names the sequence."),
+        x = paste0("`hits$", by, "[", i, "]` is ", format_value(hits[[by]][[i]]), "."),
+        more_bullet(bad)
+      ),
+      arg = "hits",
+      index = i,
+      value = hits[[by]][[i]],
+      call = call
+    )
+  }
+  by
+}
+
+check_strand_column <- function(strand, call) {
+  strand <- as.character(strand)
+  bad <- which(is.na(strand) | !(strand %in% c("+", "-", "*")))
+  if (length(bad) > 0L) {
+    i <- bad[[1L]]
+    ducksassy_abort(
+      c(
+        "`hits$strand` must be \"+\", \"-\" or \"*\".",
+        x = paste0("`hits$strand[", i, "]` is ", format_value(strand[[i]]), ".")
+      ),
+      arg = "hits",
+      index = i,
+      value = strand[[i]],
+      call = call
+    )
+  }
+  strand
+}
+
+check_reserved <- function(cols, reserved, call) {
+  bad <- intersect(cols, reserved)
+  if (length(bad) > 0L) {
+    ducksassy_abort(
+      c(
+        paste0("`hits` has a column named `", bad[[1L]], "`, a name the ranges reserve."),
+        i = "Rename the column first."
+      ),
+      arg = "hits",
+      value = bad[[1L]],
+      call = call
+    )
+  }
+}
+
+#' `seqinfo` as a Seqinfo (or NULL), checked against the hits' seqnames
+#' @noRd
+as_seqinfo <- function(seqinfo, seqnames, call) {
+  if (is.null(seqinfo)) {
+    return(NULL)
+  }
+  if (is_xstringset(seqinfo)) {
+    lengths <- Biostrings::width(seqinfo)
+    names(lengths) <- names(seqinfo)
+    seqinfo <- lengths
+  }
+  if (is.numeric(seqinfo) && !isS4(seqinfo)) {
+    nm <- names(seqinfo)
+    if (is.null(nm) || anyNA(nm) || any(nm == "") || anyDuplicated(nm) ||
+      anyNA(seqinfo) || any(seqinfo < 0)) {
+      ducksassy_abort(
+        c(
+          "`seqinfo` must be a Seqinfo, or sequence lengths named by sequence (unique, non-missing names).",
+          x = "`seqinfo` has missing, empty or repeated names, or missing or negative lengths."
+        ),
+        arg = "seqinfo",
+        call = call
+      )
+    }
+    seqinfo <- GenomeInfoDb_Seqinfo(nm, as.integer(seqinfo))
+  }
+  if (!isS4(seqinfo) || !inherits(seqinfo, "Seqinfo")) {
+    ducksassy_abort(
+      c(
+        "`seqinfo` must be NULL, a Seqinfo, named sequence lengths or an XStringSet.",
+        x = paste0("`seqinfo` is ", describe_type(seqinfo), ".")
+      ),
+      arg = "seqinfo",
+      call = call
+    )
+  }
+  known <- GenomeInfoDb_seqnames(seqinfo)
+  bad <- setdiff(unique(seqnames), known)
+  if (length(bad) > 0L) {
+    ducksassy_abort(
+      c(
+        "`seqinfo` must name every sequence that has hits.",
+        x = paste0("Sequence ", format_value(bad[[1L]]), " is not in `seqinfo`."),
+        if (length(bad) > 1L) c(i = paste0("And ", length(bad) - 1L, " more."))
+      ),
+      arg = "seqinfo",
+      value = bad[[1L]],
+      call = call
+    )
+  }
+  seqinfo
+}
+
+# GenomeInfoDb is a dependency of GenomicRanges (always there when it is);
+# reached through getExportedValue() so that it need not be declared.
+GenomeInfoDb_Seqinfo <- function(seqnames, seqlengths) {
+  getExportedValue("GenomeInfoDb", "Seqinfo")(seqnames = seqnames, seqlengths = seqlengths)
+}
+
+GenomeInfoDb_seqnames <- function(seqinfo) {
+  getExportedValue("GenomeInfoDb", "seqnames")(seqinfo)
+}
+
+# start() and end() are BiocGenerics generics, exported by IRanges.
+BiocGenerics_start <- function(x) IRanges::start(x)
+BiocGenerics_end <- function(x) IRanges::end(x)

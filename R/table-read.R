@@ -1,0 +1,346 @@
+# sassy_search_table(): resolving `table` into a query, reading it in
+# chunks (DuckDB's Arrow stream or dbFetch()), and driver errors.
+
+# ---------------------------------------------------------------------------
+# The source: a table, an Id or a query
+
+#' Resolve `table` into the query that reads it
+#'
+#' For a table name or `DBI::Id`, checks that the table exists and has
+#' `column` and the `id` columns, and selects only those; a `DBI::SQL()`
+#' query is run as given and its columns are checked on the first chunk.
+#' @return A list: `kind` ("table" or "query"), `sql` (the query to run),
+#'   `quoted` (the quoted table identifier or `NULL`), `label` (for
+#'   messages), `fields` (the table's columns, `NULL` for a query).
+#' @noRd
+new_table_source <- function(con, table, column, id, call = rlang::caller_env()) {
+  if (inherits(table, "SQL")) {
+    sql <- as.character(table)
+    if (length(sql) != 1L || is.na(sql) || !nzchar(trimws(sql))) {
+      abort_bad_table(table, call)
+    }
+    return(list(
+      kind = "query", sql = sql, quoted = NULL, label = "the query",
+      fields = NULL
+    ))
+  }
+  is_name <- is.character(table) && length(table) == 1L && !is.na(table) &&
+    nzchar(table)
+  if (!is_name && !is_dbi_id(table)) {
+    abort_bad_table(table, call)
+  }
+  quoted <- db_call(
+    DBI::dbQuoteIdentifier(con, table),
+    "Can't quote the table name.", "table", call
+  )
+  label <- as.character(quoted)
+  exists <- db_call(
+    DBI::dbExistsTable(con, table),
+    paste0("Can't look up table ", label, "."), "table", call
+  )
+  if (!isTRUE(exists)) {
+    ducksassy_abort(
+      c(
+        paste0("Can't find table ", cli_escape(label), "."),
+        x = paste0("`table` is ", table_value(table), ", which does not exist on `con`."),
+        i = "For a query, give `DBI::SQL(\"SELECT ...\")`; for a table in a schema, `DBI::Id(schema = , table = )`."
+      ),
+      arg = "table",
+      value = label,
+      call = call
+    )
+  }
+  fields <- db_call(
+    DBI::dbListFields(con, table),
+    paste0("Can't list the columns of table ", label, "."), "table", call
+  )
+  src <- list(kind = "table", quoted = quoted, label = label, fields = fields)
+  cols <- resolve_table_columns(src, fields, column, id, call = call)
+  wanted <- unique(c(cols$id, column))
+  select <- vapply(
+    wanted,
+    function(x) as.character(DBI::dbQuoteIdentifier(con, x)),
+    character(1)
+  )
+  src$sql <- paste0(
+    "SELECT ", paste(select, collapse = ", "), " FROM ", as.character(quoted)
+  )
+  src
+}
+
+abort_bad_table <- function(table, call) {
+  what <- if (inherits(table, "SQL")) "an empty DBI::SQL() query" else format_value(table)
+  ducksassy_abort(
+    c(
+      "`table` must be a table name (a single string), a `DBI::Id()` or a `DBI::SQL()` query.",
+      x = paste0("`table` is ", what, ".")
+    ),
+    arg = "table",
+    value = table,
+    call = call
+  )
+}
+
+table_value <- function(table) {
+  if (is_dbi_id(table)) {
+    "a DBI::Id()"
+  } else {
+    format_value(table)
+  }
+}
+
+#' Check `column` and `id` against the columns of the source
+#' @return A list: `id` (the id columns, possibly empty) and `record` (TRUE
+#'   when there are no id columns and a row number takes their place).
+#' @noRd
+resolve_table_columns <- function(src, fields, column, id, call) {
+  where <- if (src$kind == "query") "the result of the query" else paste0("table ", src$label)
+  available <- function() {
+    shown <- utils_head(fields, 10L)
+    c(i = paste0(
+      "Its columns: ",
+      if (length(fields) == 0L) "none" else paste0("\"", cli_escape(shown), "\"", collapse = ", "),
+      if (length(fields) > 10L) paste0(", ... (", length(fields), " in all)"),
+      "."
+    ))
+  }
+  if (!(column %in% fields)) {
+    ducksassy_abort(
+      c(
+        paste0("Can't find column \"", cli_escape(column), "\" in ", cli_escape(where), "."),
+        x = paste0("`column` is ", format_value(column), "."),
+        available()
+      ),
+      arg = "column",
+      value = column,
+      call = call
+    )
+  }
+  if (is.null(id)) {
+    id <- setdiff(fields, column)
+  } else {
+    bad <- which(!(id %in% fields))
+    if (length(bad) > 0L) {
+      i <- bad[[1L]]
+      ducksassy_abort(
+        c(
+          paste0("Can't find `id` column \"", cli_escape(id[[i]]), "\" in ", cli_escape(where), "."),
+          locate_bullet("id", i, id[[i]]),
+          available()
+        ),
+        arg = "id",
+        index = i,
+        value = id[[i]],
+        call = call
+      )
+    }
+  }
+  reserved <- hit_columns[-1L]
+  clash <- which(id %in% reserved)
+  if (length(clash) > 0L) {
+    i <- clash[[1L]]
+    ducksassy_abort(
+      c(
+        paste0("`id` column \"", cli_escape(id[[i]]), "\" has the name of a hit column."),
+        x = paste0(
+          "The hit columns ", paste0("`", reserved, "`", collapse = ", "),
+          " can't be `id` columns."
+        ),
+        i = "Choose other `id` columns, or rename it in a query: `DBI::SQL(\"SELECT start AS region_start, ...\")`."
+      ),
+      arg = "id",
+      value = id[[i]],
+      call = call
+    )
+  }
+  list(id = id, record = length(id) == 0L)
+}
+
+utils_head <- function(x, n) {
+  x[seq_len(min(length(x), n))]
+}
+
+# ---------------------------------------------------------------------------
+# Reading chunks
+
+#' Open the streaming read of the source
+#'
+#' DuckDB (>= 1.5.4, with nanoarrow): its Arrow stream, one batch of
+#' `chunk_rows` rows per `dbFetchArrowChunk()`. Anything else:
+#' `dbSendQuery()` and `dbFetch(n = chunk_rows)`. The internal option
+#' `ducksassy.table_fetch` (`"auto"`, `"arrow"`, `"dbi"`) picks the path for
+#' tests.
+#' @return An environment: `res`, `arrow`, `done`, `first`, `chunk_rows`.
+#' @noRd
+open_table_reader <- function(con, src, chunk_rows, call = rlang::caller_env()) {
+  reader <- new.env(parent = emptyenv())
+  reader$arrow <- use_arrow_stream(con)
+  reader$chunk_rows <- chunk_rows
+  reader$done <- FALSE
+  reader$first <- TRUE
+  reader$res <- NULL
+  reader$label <- src$label
+  reader$res <- db_call(
+    if (reader$arrow) {
+      DBI::dbSendQueryArrow(con, src$sql)
+    } else {
+      DBI::dbSendQuery(con, src$sql)
+    },
+    paste0("Can't read ", src$label, "."), "table", call
+  )
+  reader
+}
+
+use_arrow_stream <- function(con) {
+  how <- getOption("ducksassy.table_fetch", "auto")
+  if (identical(how, "dbi")) {
+    return(FALSE)
+  }
+  inherits(con, "duckdb_connection") &&
+    requireNamespace("nanoarrow", quietly = TRUE) &&
+    package_version(getNamespaceVersion("duckdb")) >= "1.5.4"
+}
+
+#' Fetch the next chunk as a data frame
+#'
+#' The first call always returns a data frame (with zero rows for an empty
+#' source, so that its columns and types are known); later calls return
+#' `NULL` when there is nothing left.
+#' @noRd
+fetch_table_chunk <- function(reader, call = rlang::caller_env()) {
+  if (reader$done) {
+    return(NULL)
+  }
+  first <- reader$first
+  reader$first <- FALSE
+  chunk <- if (reader$arrow) {
+    fetch_arrow_chunk(reader, call)
+  } else {
+    db_call(
+      DBI::dbFetch(reader$res, n = reader$chunk_rows),
+      paste0("Can't read ", reader$label, "."), "table", call
+    )
+  }
+  n <- nrow(chunk)
+  if (!reader$arrow && (n == 0L || isTRUE(DBI::dbHasCompleted(reader$res)))) {
+    reader$done <- TRUE
+  }
+  if (n == 0L) {
+    reader$done <- TRUE
+    if (!first) {
+      return(NULL)
+    }
+  }
+  chunk
+}
+
+# One Arrow batch, converted to R and released at once: the sequences and
+# ids are copied into ordinary R vectors, so no part of the batch outlives
+# this call.
+fetch_arrow_chunk <- function(reader, call) {
+  array <- db_call(
+    DBI::dbFetchArrowChunk(reader$res, chunk_size = reader$chunk_rows),
+    paste0("Can't read ", reader$label, "."), "table", call
+  )
+  on.exit(nanoarrow::nanoarrow_pointer_release(array), add = TRUE)
+  chunk <- db_call(
+    nanoarrow::convert_array(array),
+    paste0("Can't convert the columns of ", reader$label, " to R."), "table", call,
+    hint = "Cast them to text or numbers in a `DBI::SQL()` query, or choose other `id` columns."
+  )
+  if (!is.data.frame(chunk)) {
+    abort_internal("an Arrow batch did not convert to a data frame", call)
+  }
+  n <- nrow(chunk)
+  for (j in seq_along(chunk)) {
+    x <- chunk[[j]]
+    # nanoarrow converts strings lazily (ALTREP over the batch's buffers);
+    # subsetting makes an ordinary character vector.
+    if (is.character(x)) {
+      chunk[[j]] <- x[seq_len(n)]
+    }
+  }
+  chunk
+}
+
+close_table_reader <- function(reader) {
+  res <- reader$res
+  if (!is.null(res)) {
+    reader$res <- NULL
+    reader$done <- TRUE
+    try(DBI::dbClearResult(res), silent = TRUE)
+  }
+  invisible()
+}
+
+# The sequences of a chunk as a character vector: NULL values are NA; a
+# column that is entirely NULL may come back as logical, a DuckDB ENUM as a
+# factor. Anything else is not text.
+chunk_texts <- function(x, src, column, call) {
+  if (is.character(x)) {
+    return(x)
+  }
+  if (is.factor(x)) {
+    return(as.character(x))
+  }
+  if (is.logical(x) && !is.object(x) && all(is.na(x))) {
+    return(rep(NA_character_, length(x)))
+  }
+  what <- if (is.list(x)) {
+    paste0("a list (", class(x)[[1L]], ", e.g. BLOB)")
+  } else if (is.object(x)) {
+    paste0(class(x)[[1L]], " (", typeof(x), ")")
+  } else {
+    typeof(x)
+  }
+  where <- if (src$kind == "query") "of the query" else paste0("of table ", src$label)
+  ducksassy_abort(
+    c(
+      paste0("Column \"", cli_escape(column), "\" ", cli_escape(where), " must be text."),
+      x = paste0("It is read as ", cli_escape(what), "."),
+      i = "Cast it to text in a query, e.g. `DBI::SQL(\"SELECT id, CAST(seq AS VARCHAR) AS seq FROM t\")`."
+    ),
+    arg = "column",
+    value = column,
+    call = call
+  )
+}
+
+# Row count of a table, for the progress bar only (NA when it fails).
+count_table_rows <- function(con, quoted) {
+  n <- tryCatch(
+    DBI::dbGetQuery(con, paste0("SELECT COUNT(*) AS n FROM ", as.character(quoted)))[[1L]],
+    error = function(e) NA_real_
+  )
+  if (length(n) != 1L) NA_real_ else as.double(n)
+}
+
+table_progress_wanted <- function() {
+  rlang::is_interactive() && !isFALSE(getOption("ducksassy.progress", TRUE))
+}
+
+# ---------------------------------------------------------------------------
+# Database errors
+
+#' Evaluate a DBI call; turn a driver error into a ducksassy_db_error
+#'
+#' The driver's condition is kept as the parent, so its message is shown
+#' under ours. Interrupts pass through untouched.
+#' @noRd
+db_call <- function(expr, headline, arg, call, hint = NULL) {
+  tryCatch(
+    expr,
+    error = function(e) {
+      if (inherits(e, "ducksassy_error")) {
+        stop(e)
+      }
+      ducksassy_abort(
+        c(cli_escape(headline), if (!is.null(hint)) c(i = hint)),
+        class = c("ducksassy_db_error", "ducksassy_input_error"),
+        arg = arg,
+        parent = e,
+        call = call
+      )
+    }
+  )
+}

@@ -1,0 +1,711 @@
+#' Search a sequence column of a database table
+#'
+#' @description
+#' Search the sequences stored in a column of a database table (or of the
+#' result of a query) for approximate occurrences of `patterns`, as
+#' [sassy_search()], [sassy_count()] and [sassy_contains()] do for a
+#' character vector. Any DBI connection works; DuckDB (the `duckdb` package)
+#' is read through its Arrow stream. The rows are read and searched in chunks
+#' of `chunk_rows`, so the table is never held in R as a whole: memory is
+#' bounded by one chunk and the result (or, with `output`, one chunk's hits).
+#'
+#' @section Tables, queries and identifiers:
+#' `table` is one of
+#'
+#' * a table (or view) name, a single string: `"reads"`. The name is quoted
+#'   as one identifier by [DBI::dbQuoteIdentifier()], so a name with spaces,
+#'   quotes, dots or semicolons is taken literally and nothing is ever pasted
+#'   into SQL. A name like `"main.reads"` is therefore a table whose name
+#'   contains a dot; use `DBI::Id()` for a schema-qualified table.
+#' * a `DBI::Id()`, e.g. `DBI::Id(schema = "main", table = "reads")`.
+#' * a `DBI::SQL()` query, e.g.
+#'   `DBI::SQL("SELECT name, seq FROM reads WHERE length(seq) > 50")`. The
+#'   query is run as given; its result must contain `column` and the `id`
+#'   columns. This is the way to filter rows, order them, join tables, cast
+#'   a column to text or rename columns.
+#'
+#' The names in `column`, `id` and `output` are quoted by DBI as well. A
+#' table given by name (or `Id`) is checked before anything is read: a
+#' missing table, a missing `column` or `id` column is an error that names
+#' the table and lists its columns. Only `column` and the `id` columns are
+#' read.
+#'
+#' @section Results:
+#' The rows of the table are numbered in the order the database returns
+#' them (for a table, usually the insertion order; give a `DBI::SQL()` query
+#' with `ORDER BY` for a defined order), and the result keeps that order:
+#' hits are ordered by row, then as for [sassy_search()] by pattern, start,
+#' end and strand. The search of every chunk is exactly that of
+#' [sassy_search()] on the chunk's sequences, so the hits are those of
+#' `sassy_search()` on the whole column, row for row, whatever `chunk_rows`
+#' and the number of threads; only the `id` columns take the place of
+#' `record`.
+#'
+#' A `NULL` (missing) sequence has no hits and `NA` counts; an empty one is
+#' searched as usual. The sequence column must be text (`VARCHAR`, `TEXT`);
+#' a factor (DuckDB `ENUM`) is read as text too, other types are an error
+#' (cast them in a `DBI::SQL()` query).
+#'
+#' @section Writing hits to a table:
+#' With `output`, the result is not returned but appended to the table
+#' `output` on the same connection `con`: results larger than R's memory
+#' end up in the database. While the rows are read, each chunk's result is
+#' kept in a temporary file in [tempdir()] (DBI drivers, DuckDB and SQLite
+#' among them, cannot write on a connection while one of its queries is
+#' being read); when the whole table has been searched, the chunks are
+#' appended to `output` one by one, inside a transaction (unless one is
+#' already open on `con`). A table that does not exist is created with the
+#' column types of the result ([DBI::dbCreateTable()]): integers for the
+#' coordinates, counts and cost, text for `strand` and `cigar`, and the
+#' types of the `id` columns as R reads them. An existing table must have
+#' exactly the result's column names, with compatible types (numbers for
+#' numbers, text for text), or nothing is written and an error says which
+#' column does not fit. When the search fails or is interrupted, nothing is
+#' written to `output`; a failure while writing rolls the transaction back.
+#' `output` may be the table being searched.
+#'
+#' @section Memory and interrupts:
+#' One chunk of `chunk_rows` rows is held at a time: with DuckDB, a batch of
+#' its Arrow stream ([DBI::dbSendQueryArrow()] and
+#' [DBI::dbFetchArrowChunk()], through `nanoarrow`, `duckdb` >= 1.5.4),
+#' released as soon as it has been searched; with other drivers,
+#' [DBI::dbSendQuery()] and `dbFetch(n = chunk_rows)`. (Older `duckdb`
+#' versions, or a missing `nanoarrow`, fall back to `dbFetch()`, which in
+#' `duckdb` reads the whole result into memory first.) What grows with the
+#' table is only the result: the hits, or for counts one row per table row
+#' (its `id` columns and one value per pattern). For very large tables use
+#' `output`, or `id` to carry fewer columns.
+#'
+#' Interrupting (Ctrl-C / Esc) stops the search of the current chunk within
+#' a fraction of a second and raises a `ducksassy_interrupt` error; the
+#' result set is always cleared, so the connection stays usable. In
+#' interactive sessions a progress bar (cli) shows the rows searched; set
+#' `options(ducksassy.progress = FALSE)` to turn it off.
+#'
+#' @section Errors:
+#' Errors have class `ducksassy_error`:
+#'
+#' * `ducksassy_input_error`: `con` is not a valid DBI connection; `table`
+#'   is not a name, `DBI::Id` or `DBI::SQL`; the table does not exist;
+#'   `column` or an `id` column is not in the table (or query result);
+#'   the sequence column is not text; an `id` column is named like a hit
+#'   column (`pattern`, `start`, ...; rename it in a query); `chunk_rows` is
+#'   not a whole number `>= 1`; `output` is not a name or `DBI::Id`, or an
+#'   existing `output` table whose columns do not fit the result; an
+#'   unknown or unnamed argument in `...`; and every error of
+#'   [sassy_search()]'s arguments. A letter outside the alphabet names the
+#'   row (in scan order), its `id` values and the position.
+#' * `ducksassy_db_error` (also a `ducksassy_input_error`): the database
+#'   refused a query (a syntax error in a `DBI::SQL()` query, say) or a
+#'   write; the driver's error is the parent condition.
+#' * `ducksassy_limit_error`: more hits than `getOption("ducksassy.max_hits")`
+#'   would be held in memory (not with `output`, where only one chunk's hits
+#'   are).
+#' * `ducksassy_interrupt`: the user interrupted the search.
+#' * `ducksassy_dependency_error`: the `DBI` package is not installed.
+#'
+#' @param con A DBI connection ([DBI::dbConnect()]), e.g. to DuckDB
+#'   (`duckdb::duckdb()`) or SQLite (`RSQLite::SQLite()`).
+#' @param table The rows to search: a table name (a single string), a
+#'   `DBI::Id()`, or a `DBI::SQL()` query; see *Tables, queries and
+#'   identifiers*.
+#' @param patterns A character vector of one or more patterns, none `NA` or
+#'   empty. With `what = "count"` or `"contains"`, pattern names (or
+#'   `pattern_1`, `pattern_2`, ... for unnamed ones) become column names.
+#' @param column Name of the column that holds the sequences, a single
+#'   string. Default `"sequence"`.
+#' @param id Names of the columns that identify a row in the result, a
+#'   character vector. `NULL` (default) means every column of the table (or
+#'   query) but `column`. `character(0)` carries none; the result then has a
+#'   `record` column, the row number in scan order, as has a table with no
+#'   other column than `column`.
+#' @param what `"hits"` (default), one row per hit as [sassy_search()];
+#'   `"count"`, the number of hits per row and pattern as [sassy_count()];
+#'   or `"contains"`, whether each row has a hit of each pattern as
+#'   [sassy_contains()].
+#' @param ... Search arguments of [sassy_search()], by name: `alphabet`,
+#'   `rc`, `all_endpoints`, `overhang`, `max_n_frac`, `ignore_case`, `cigar`
+#'   (hits only) and `threads`, with the same defaults and meaning. Any
+#'   other argument is an error.
+#' @param chunk_rows Number of rows read and searched at a time, a whole
+#'   number `>= 1`. Default `100000`. It bounds memory (about `chunk_rows`
+#'   times the length of a sequence, plus the chunk's hits) and never changes
+#'   the result.
+#' @param output `NULL` (default) to return the result, or the name of a
+#'   table on `con` (a single string or a `DBI::Id()`) to append it to; see
+#'   *Writing hits to a table*.
+#' @inheritParams sassy_search
+#'
+#' @return
+#' Without `output`, a base `data.frame`.
+#'
+#' With `what = "hits"`, one row per hit, with columns
+#'
+#' \describe{
+#'   \item{the `id` columns}{the identifying columns of the row the hit is
+#'     in, as R reads them from the database (e.g. integer, double,
+#'     character). Without `id` columns, `record`: integer, the 1-based row
+#'     number in scan order.}
+#'   \item{`pattern`}{integer, 1-based index of the pattern in `patterns`.}
+#'   \item{`start`, `end`}{integer, 1-based inclusive position of the matched
+#'     region in the row's sequence, on either strand.}
+#'   \item{`pattern_start`, `pattern_end`}{integer, 1-based inclusive part of
+#'     the pattern that is aligned; `1` and `nchar(pattern)` unless
+#'     `overhang` is used.}
+#'   \item{`cost`}{integer, edit distance of the alignment, `0..k`.}
+#'   \item{`strand`}{character, `"+"`, or `"-"` for the reverse complement.}
+#'   \item{`cigar`}{character, the alignment as in [sassy_search()]; `NA`
+#'     with `cigar = FALSE`.}
+#' }
+#'
+#' With `what = "count"` or `"contains"`, one row per table row (in scan
+#' order): the `id` columns (or `record`), then one column per pattern,
+#' integer counts of hits on both strands (`"count"`) or logical
+#' (`"contains"`), `NA` for a `NULL` sequence, named by `names(patterns)` or
+#' `pattern_1`, `pattern_2`, ... (made unique with [make.unique()] where
+#' names repeat or clash with the `id` columns).
+#'
+#' With `output`: the number of rows appended to `output` (hits, or table
+#' rows for counts), a double, invisibly.
+#'
+#' @seealso [sassy_search()] for the search itself, the hit columns and the
+#'   search arguments; [sassy_search_fastx()] for FASTA/FASTQ files.
+#' @export
+#' @examples
+#' if (requireNamespace("DBI", quietly = TRUE) &&
+#'   requireNamespace("RSQLite", quietly = TRUE)) {
+#'   con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+#'   DBI::dbWriteTable(con, "reads", data.frame(
+#'     name = c("r1", "r2", "r3", "r4"),
+#'     sequence = c("AAAATTGAAA", "CCCATCACCC", NA, "GGATCGGG")
+#'   ))
+#'
+#'   # Hits with up to 1 edit, both strands; `name` identifies the row
+#'   sassy_search_table(con, "reads", "ATCG", k = 1)
+#'
+#'   # Counts and presence per row, one column per pattern
+#'   sassy_search_table(con, "reads", c(p1 = "ATCG", p2 = "GATTACA"),
+#'     k = 1, what = "count")
+#'   sassy_search_table(con, "reads", "ATCG", k = 1, what = "contains",
+#'     rc = FALSE)
+#'
+#'   # A query: any SQL the database runs, e.g. to filter rows
+#'   sassy_search_table(con,
+#'     DBI::SQL("SELECT name, sequence FROM reads WHERE name <> 'r1'"),
+#'     "ATCG", k = 1)
+#'
+#'   # Append the hits to a table in the database instead of returning them
+#'   n <- sassy_search_table(con, "reads", "ATCG", k = 1, output = "hits")
+#'   n
+#'   DBI::dbReadTable(con, "hits")
+#'
+#'   # Errors are classed and name the table and column
+#'   try(sassy_search_table(con, "reads", "ATCG", column = "seq"))
+#'   DBI::dbDisconnect(con)
+#' }
+#'
+#' # The same with DuckDB, read through its Arrow stream
+#' if (requireNamespace("duckdb", quietly = TRUE) &&
+#'   requireNamespace("nanoarrow", quietly = TRUE)) {
+#'   con <- DBI::dbConnect(duckdb::duckdb())
+#'   DBI::dbWriteTable(con, "reads", data.frame(
+#'     id = 1:3, sequence = c("AAAATTGAAA", "CCCATCACCC", "GGATCGGG")
+#'   ))
+#'   sassy_search_table(con, "reads", "ATCG", k = 1, chunk_rows = 2)
+#'   DBI::dbDisconnect(con, shutdown = TRUE)
+#' }
+sassy_search_table <- function(con,
+                               table,
+                               patterns,
+                               k = 0L,
+                               column = "sequence",
+                               id = NULL,
+                               what = c("hits", "count", "contains"),
+                               ...,
+                               chunk_rows = 100000L,
+                               output = NULL) {
+  call <- rlang::current_env()
+  check_dbi_installed(call = call)
+  check_connection(con, call = call)
+  args <- table_search_args(list(...), call = call)
+  plan <- new_search_plan(
+    character(), patterns, k, args$alphabet, args$rc, args$all_endpoints,
+    args$overhang, args$max_n_frac, args$ignore_case, args$cigar,
+    args$threads,
+    call = call
+  )
+  what <- check_what(what, call = call)
+  if (what != "hits") {
+    plan$cigar <- FALSE
+  }
+  column <- check_column_name(column, call = call)
+  id <- check_id(id, call = call)
+  chunk_rows <- check_chunk_rows(chunk_rows, call = call)
+  output <- check_output_name(output, call = call)
+  max_hits <- max_hits_option(call = call)
+
+  # Everything that talks to the database before the rows are read: no query
+  # may run on `con` while the rows are being read.
+  src <- new_table_source(con, table, column, id, call = call)
+  out_spec <- if (!is.null(output)) new_output_spec(con, output, call = call)
+  total <- NA_real_
+  show_progress <- table_progress_wanted()
+  if (show_progress && !is.null(src$quoted)) {
+    total <- count_table_rows(con, src$quoted)
+  }
+
+  reader <- open_table_reader(con, src, chunk_rows, call = call)
+  on.exit(close_table_reader(reader), add = TRUE)
+  if (!is.null(out_spec)) {
+    spool <- new_spool()
+    on.exit(close_spool(spool), add = TRUE)
+  }
+
+  if (show_progress) {
+    cli::cli_progress_bar(
+      format = if (is.na(total)) {
+        "Searching {src$label} {cli::pb_spin} {cli::pb_current} rows | {cli::pb_elapsed}"
+      } else {
+        "Searching {src$label} {cli::pb_bar} {cli::pb_current}/{cli::pb_total} rows | ETA {cli::pb_eta}"
+      },
+      total = total,
+      clear = TRUE
+    )
+  }
+
+  mode <- what
+  rows_done <- 0
+  n_out <- 0
+  pieces <- list()
+  template <- NULL
+  cols <- NULL
+  repeat {
+    chunk <- fetch_table_chunk(reader, call = call)
+    if (is.null(chunk)) {
+      break
+    }
+    if (is.null(cols)) {
+      cols <- resolve_table_columns(src, names(chunk), column, id, call = call)
+    }
+    texts <- chunk_texts(chunk[[column]], src, column, call = call)
+    limit <- if (is.null(out_spec) && mode == "hits") max_hits - n_out else max_hits
+    plan$texts <- texts
+    res <- search_table_chunk(
+      plan, mode, limit, chunk, cols, rows_done, src, column,
+      max_hits = max_hits, call = call
+    )
+    piece <- if (mode == "hits") {
+      table_hits_piece(res, chunk, cols, rows_done)
+    } else {
+      table_values_piece(res, chunk, cols, rows_done, length(texts), plan$patterns)
+    }
+    if (is.null(template)) {
+      template <- new_data_frame(lapply(piece, function(x) x[0L]), 0L)
+      if (!is.null(out_spec)) {
+        check_output_fit(out_spec, template, call = call)
+      }
+    }
+    n_piece <- length(piece[[1L]])
+    if (n_piece > 0L) {
+      if (is.null(out_spec)) {
+        pieces[[length(pieces) + 1L]] <- piece
+      } else {
+        write_spool(spool, piece)
+      }
+    }
+    n_out <- n_out + n_piece
+    rows_done <- rows_done + length(texts)
+    rm(chunk, texts, res, piece)
+    if (show_progress) {
+      cli::cli_progress_update(set = rows_done)
+    }
+    if (reader$done) {
+      break
+    }
+  }
+  close_table_reader(reader)
+
+  if (!is.null(out_spec)) {
+    write_output(con, out_spec, template, spool, call = call)
+    return(invisible(as.double(n_out)))
+  }
+  combine_pieces(pieces, template)
+}
+
+# ---------------------------------------------------------------------------
+# Arguments
+
+# The search arguments sassy_search_table() takes through `...`, with the
+# defaults of sassy_search().
+table_search_defaults <- function() {
+  list(
+    alphabet = alphabets,
+    rc = NULL,
+    all_endpoints = FALSE,
+    overhang = NULL,
+    max_n_frac = NULL,
+    ignore_case = FALSE,
+    cigar = TRUE,
+    threads = NULL
+  )
+}
+
+table_search_args <- function(dots, call = rlang::caller_env()) {
+  defaults <- table_search_defaults()
+  nms <- names(dots)
+  if (length(dots) > 0L && (is.null(nms) || any(is.na(nms) | nms == ""))) {
+    i <- if (is.null(nms)) 1L else which(is.na(nms) | nms == "")[[1L]]
+    ducksassy_abort(
+      c(
+        "Arguments in `...` must be named search arguments.",
+        x = paste0("Argument ", i, " in `...` has no name."),
+        i = paste0(
+          "The search arguments are ",
+          paste0("`", names(defaults), "`", collapse = ", "), "."
+        )
+      ),
+      arg = "...",
+      index = i,
+      call = call
+    )
+  }
+  bad <- setdiff(nms, names(defaults))
+  if (length(bad) > 0L) {
+    ducksassy_abort(
+      c(
+        paste0("Unknown argument in `...`: `", cli_escape(bad[[1L]]), "`."),
+        i = paste0(
+          "`...` takes the search arguments ",
+          paste0("`", names(defaults), "`", collapse = ", "), "."
+        )
+      ),
+      arg = "...",
+      value = bad[[1L]],
+      call = call
+    )
+  }
+  dup <- nms[duplicated(nms)]
+  if (length(dup) > 0L) {
+    ducksassy_abort(
+      c(
+        "Each argument in `...` must be given once.",
+        x = paste0("`", cli_escape(dup[[1L]]), "` is given more than once.")
+      ),
+      arg = "...",
+      value = dup[[1L]],
+      call = call
+    )
+  }
+  args <- defaults
+  # `args[nm] <- list(value)` keeps explicit NULLs (rc = NULL, overhang = NULL)
+  for (nm in nms) {
+    args[nm] <- list(dots[[nm]])
+  }
+  if (is.null(args$threads)) {
+    args$threads <- sassy_threads()
+  }
+  args
+}
+
+check_dbi_installed <- function(call = rlang::caller_env()) {
+  if (!requireNamespace("DBI", quietly = TRUE)) {
+    ducksassy_abort(
+      c(
+        "`sassy_search_table()` needs the DBI package.",
+        i = "Install it with `install.packages(\"DBI\")`."
+      ),
+      class = "ducksassy_dependency_error",
+      call = call
+    )
+  }
+}
+
+check_connection <- function(con, call = rlang::caller_env()) {
+  if (!methods_is(con, "DBIConnection")) {
+    what <- if (isS4(con)) {
+      paste0("an object of class ", class(con)[[1L]])
+    } else {
+      describe_type(con)
+    }
+    ducksassy_abort(
+      c(
+        "`con` must be a DBI connection.",
+        x = paste0("`con` is ", cli_escape(what), "."),
+        i = "Open one with `DBI::dbConnect()`, e.g. `DBI::dbConnect(duckdb::duckdb())`."
+      ),
+      arg = "con",
+      value = what,
+      call = call
+    )
+  }
+  valid <- tryCatch(DBI::dbIsValid(con), error = function(e) FALSE)
+  if (!isTRUE(valid)) {
+    ducksassy_abort(
+      c(
+        "`con` must be an open DBI connection.",
+        x = "`con` is closed or no longer valid."
+      ),
+      arg = "con",
+      call = call
+    )
+  }
+  invisible(con)
+}
+
+# inherits() follows S4 inheritance (`is()`) for S4 objects, so this needs
+# no import of methods.
+methods_is <- function(x, class) {
+  isS4(x) && inherits(x, class)
+}
+
+check_column_name <- function(column, call = rlang::caller_env()) {
+  if (!is.character(column) || length(column) != 1L || is.na(column) ||
+    column == "") {
+    abort_scalar("column", "a single non-empty string (a column name)", column, call)
+  }
+  column
+}
+
+check_id <- function(id, call = rlang::caller_env()) {
+  if (is.null(id)) {
+    return(NULL)
+  }
+  if (!is.character(id)) {
+    abort_not_character(id, "id", call)
+  }
+  bad <- which(is.na(id) | id == "")
+  if (length(bad) > 0L) {
+    i <- bad[[1L]]
+    ducksassy_abort(
+      c(
+        "`id` must not contain missing values or empty strings.",
+        locate_bullet("id", i, id[[i]]),
+        more_bullet(bad)
+      ),
+      arg = "id",
+      index = i,
+      value = id[[i]],
+      call = call
+    )
+  }
+  dup <- which(duplicated(id))
+  if (length(dup) > 0L) {
+    i <- dup[[1L]]
+    ducksassy_abort(
+      c(
+        "`id` must not name a column twice.",
+        locate_bullet("id", i, id[[i]])
+      ),
+      arg = "id",
+      index = i,
+      value = id[[i]],
+      call = call
+    )
+  }
+  unname(id)
+}
+
+check_chunk_rows <- function(chunk_rows, call = rlang::caller_env()) {
+  if (!is_whole_scalar(chunk_rows) || chunk_rows < 1 ||
+    chunk_rows > .Machine$integer.max) {
+    abort_scalar(
+      "chunk_rows",
+      "a single whole number between 1 and .Machine$integer.max",
+      chunk_rows,
+      call
+    )
+  }
+  as.integer(chunk_rows)
+}
+
+check_output_name <- function(output, call = rlang::caller_env()) {
+  if (is.null(output)) {
+    return(NULL)
+  }
+  if (is_dbi_id(output)) {
+    return(output)
+  }
+  if (!is.character(output) || inherits(output, "SQL") ||
+    length(output) != 1L || is.na(output) || output == "") {
+    what <- if (inherits(output, "SQL")) "a DBI::SQL() query" else format_value(output)
+    ducksassy_abort(
+      c(
+        "`output` must be `NULL`, a table name (a single string) or a `DBI::Id()`.",
+        x = paste0("`output` is ", what, ".")
+      ),
+      arg = "output",
+      value = output,
+      call = call
+    )
+  }
+  output
+}
+
+is_dbi_id <- function(x) {
+  isS4(x) && inherits(x, "Id")
+}
+
+# ---------------------------------------------------------------------------
+# Searching a chunk
+
+#' Search one chunk with the engine of sassy_search()
+#'
+#' Calls the binding exactly as `run_search()` does; an error value is
+#' re-raised with the row in scan order (and its id values) in place of the
+#' index into the chunk, and the hit limit counts the hits of all chunks.
+#' @noRd
+search_table_chunk <- function(plan, mode, limit, chunk, cols, offset, src,
+                               column, max_hits, call) {
+  res <- ds_search(
+    plan$texts,
+    plan$patterns,
+    plan$k,
+    plan$alphabet,
+    plan$ignore_case,
+    plan$rc,
+    plan$all_endpoints,
+    na_as_nan(plan$overhang),
+    na_as_nan(plan$max_n_frac),
+    plan$cigar,
+    plan$threads,
+    mode,
+    as.double(limit)
+  )
+  if (!inherits(res, "ducksassy_rust_error")) {
+    return(res)
+  }
+  if (identical(res$class, "ducksassy_limit_error")) {
+    ducksassy_abort(
+      c(
+        paste0("The search found more than ", format(max_hits, big.mark = ",", scientific = FALSE), " hits (`getOption(\"ducksassy.max_hits\")`)."),
+        i = "Write them to the database with `output = \"table_name\"`, or count them with `what = \"count\"`."
+      ),
+      class = "ducksassy_limit_error",
+      call = call
+    )
+  }
+  if (identical(res$arg, "texts") && !is.null(res$index) && !is.na(res$index)) {
+    i <- as.integer(res$index)
+    row <- offset + i
+    message <- sub(
+      "^`texts`\\[[0-9]+\\]",
+      paste0("Row ", format(row, scientific = FALSE), " (column \"", column, "\")"),
+      res$message
+    )
+    ids <- if (!cols$record && length(cols$id) > 0L) {
+      vals <- vapply(utils_head(cols$id, 5L), function(nm) {
+        paste0(nm, " = ", format_value(as.vector(chunk[[nm]][i])))
+      }, character(1))
+      c(i = paste0("The row's id: ", paste(vals, collapse = ", "), "."))
+    }
+    hint <- if (identical(res$value, "\"N\"") || identical(res$value, "\"n\"")) {
+      c(i = "Use `alphabet = \"iupac\"` for sequences with N.")
+    }
+    class <- res$class
+    if (!is.character(class) || !startsWith(class, "ducksassy_")) {
+      class <- "ducksassy_internal_error"
+    }
+    ducksassy_abort(
+      c(cli_escape(message), ids, hint),
+      class = class,
+      arg = "column",
+      index = row,
+      value = res$value,
+      row = row,
+      call = call
+    )
+  }
+  rust_result(res, call = call)
+}
+
+# One chunk's hits: the id columns of each hit's row (or its row number),
+# then the hit columns of sassy_search().
+table_hits_piece <- function(res, chunk, cols, offset) {
+  hits <- new_hits(res)
+  out <- list()
+  if (cols$record) {
+    out$record <- row_numbers(offset, hits$record)
+  } else {
+    for (nm in cols$id) {
+      out[[nm]] <- subset_rows(chunk[[nm]], hits$record)
+    }
+  }
+  for (col in hit_columns[-1L]) {
+    out[[col]] <- hits[[col]]
+  }
+  out
+}
+
+# One chunk's counts or flags: one row per row of the chunk.
+table_values_piece <- function(values, chunk, cols, offset, n, patterns) {
+  out <- list()
+  if (cols$record) {
+    out$record <- row_numbers(offset, seq_len(n))
+  } else {
+    for (nm in cols$id) {
+      out[[nm]] <- chunk[[nm]]
+    }
+  }
+  if (length(values) != n * length(patterns)) {
+    abort_internal("the count vector has the wrong length", rlang::caller_env())
+  }
+  names <- fastx_pattern_columns(patterns, names(out))
+  for (j in seq_along(patterns)) {
+    out[[names[[j]]]] <- values[(j - 1L) * n + seq_len(n)]
+  }
+  out
+}
+
+row_numbers <- function(offset, i) {
+  x <- offset + i
+  if (length(x) == 0L || max(x) <= .Machine$integer.max) as.integer(x) else as.double(x)
+}
+
+subset_rows <- function(x, i) {
+  if (is.data.frame(x)) x[i, , drop = FALSE] else x[i]
+}
+
+# ---------------------------------------------------------------------------
+# Putting the chunks together
+
+#' Bind the chunks' columns into one data frame
+#'
+#' Column by column, dropping each column of the pieces once it has been
+#' copied, so that the pieces and the result are not held twice over.
+#' @noRd
+combine_pieces <- function(pieces, template) {
+  if (length(pieces) == 0L) {
+    return(template)
+  }
+  n <- sum(vapply(pieces, function(p) length(p[[1L]]), numeric(1)))
+  out <- vector("list", length(template))
+  names(out) <- names(template)
+  for (j in seq_along(template)) {
+    parts <- vector("list", length(pieces))
+    for (p in seq_along(pieces)) {
+      parts[p] <- list(pieces[[p]][[j]])
+      pieces[[p]][j] <- list(NULL)
+    }
+    out[[j]] <- combine_column(parts)
+    rm(parts)
+  }
+  new_data_frame(out, n)
+}
+
+combine_column <- function(parts) {
+  if (length(parts) == 1L) {
+    return(parts[[1L]])
+  }
+  first <- parts[[1L]]
+  if (is.data.frame(first)) {
+    return(do.call(rbind, unname(parts)))
+  }
+  x <- do.call(c, unname(parts))
+  if (!identical(class(x), class(first)) && is.object(first)) {
+    # c() without a method for the class (a list column, say) drops it
+    keep <- setdiff(names(attributes(first)), c("names", "dim", "dimnames"))
+    attributes(x)[keep] <- attributes(first)[keep]
+  }
+  names(x) <- NULL
+  x
+}

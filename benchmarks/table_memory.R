@@ -1,0 +1,142 @@
+# Peak memory of sassy_search_table(what = "count") over a DuckDB table with
+# 1x and 4x as many rows (issue 3: "peak R memory of a count over a
+# 4,000,000-row table is within 25% of the same count over 1,000,000 rows").
+#
+# The data: one DuckDB database file (in tempdir()) with two tables of
+# random 100-bp DNA reads, `reads_1x` (1,000,000 rows) and `reads_4x`
+# (4,000,000 rows), columns `id` (INTEGER) and `sequence` (VARCHAR),
+# generated inside DuckDB with its random() (seeded with setseed()).
+#
+# Each measurement runs in a fresh Rscript that loads ducksassy and duckdb,
+# opens the file read-only and counts one 12-mer (k = 1, both strands) in
+# every row with the default chunk_rows (100,000), as a table search
+# returning the counts to R (one row per table row: id and count). It
+# reports two peaks:
+#
+# - r_heap_peak_mb: the R heap, from gc(): `gc(reset = TRUE)` just before
+#   the search, then the sum of the "max used" (Mb) column of gc() after it.
+#   This is "peak R memory": what R itself allocated (vectors and cons
+#   cells), including the result.
+# - rss_peak_kb: the peak resident memory of the whole process, VmHWM from
+#   /proc/self/status, which also counts DuckDB's own buffers and the Rust
+#   search's buffers. `loaded_kb` is VmHWM after loading the packages and
+#   connecting, before the search.
+#
+# Run from the package root with ducksassy installed (R_LIBS may point at the
+# library):   Rscript benchmarks/table_memory.R [rows_1x]
+# Writes benchmarks/data/table_memory.csv and prints it.
+
+args <- commandArgs(trailingOnly = TRUE)
+rows_1x <- if (length(args) >= 1) as.integer(args[[1]]) else 1000000L
+out_csv <- file.path("benchmarks", "data", "table_memory.csv")
+stopifnot(file.exists("DESCRIPTION"), rows_1x >= 1)
+if (!file.exists("/proc/self/status")) stop("needs Linux (/proc/self/status)")
+for (pkg in c("DBI", "duckdb", "nanoarrow")) {
+  if (!requireNamespace(pkg, quietly = TRUE)) stop("needs the ", pkg, " package")
+}
+
+dir <- tempfile("table-memory-")
+dir.create(dir)
+on.exit(unlink(dir, recursive = TRUE), add = TRUE)
+db <- file.path(dir, "reads.duckdb")
+
+# Random 100-bp reads, made in DuckDB (never in R).
+make_table <- function(con, name, n) {
+  DBI::dbExecute(con, "SELECT setseed(0.42)")
+  DBI::dbExecute(con, paste0(
+    "CREATE TABLE ", DBI::dbQuoteIdentifier(con, name), " AS ",
+    "SELECT i::INTEGER AS id, ",
+    "array_to_string(list_transform(range(100), ",
+    "x -> substr('ACGT', 1 + floor(random() * 4)::INTEGER, 1)), '') AS sequence ",
+    "FROM range(1, ", n + 1, ") t(i) ORDER BY i"
+  ))
+}
+t0 <- proc.time()[["elapsed"]]
+con <- DBI::dbConnect(duckdb::duckdb(dbdir = db))
+make_table(con, "reads_1x", rows_1x)
+make_table(con, "reads_4x", 4L * rows_1x)
+check <- DBI::dbGetQuery(con, paste(
+  "SELECT (SELECT COUNT(*) FROM reads_1x) AS n1, (SELECT COUNT(*) FROM reads_4x) AS n4,",
+  "(SELECT MIN(length(sequence)) FROM reads_4x) AS min_len,",
+  "(SELECT MAX(length(sequence)) FROM reads_4x) AS max_len"
+))
+DBI::dbDisconnect(con, shutdown = TRUE)
+cat(sprintf(
+  "made %s (%.0f MB): %s + %s rows of %d-%d bp in %.1f s\n",
+  basename(db), file.size(db) / 2^20, format(check$n1, big.mark = ","),
+  format(check$n4, big.mark = ","), check$min_len, check$max_len,
+  proc.time()[["elapsed"]] - t0
+))
+
+# One measurement in a fresh R process. `output`: "" to return the counts to
+# R, or a table name to append them to (the file is then opened read-write).
+measure <- function(table, output = "") {
+  code <- c(
+    "suppressPackageStartupMessages({library(ducksassy); library(DBI)})",
+    "hwm <- function() as.numeric(gsub('[^0-9]', '', grep('^VmHWM', readLines('/proc/self/status'), value = TRUE)))",
+    "table <- Sys.getenv('TABLE_NAME'); output <- Sys.getenv('TABLE_OUTPUT')",
+    "out <- if (nzchar(output)) output else NULL",
+    "con <- dbConnect(duckdb::duckdb(dbdir = Sys.getenv('TABLE_DB'), read_only = is.null(out)))",
+    "pattern <- 'GATTACAGGCTT'",
+    "# warm-up on 10 rows: R code, the Rust library and its thread pool",
+    "invisible(sassy_search_table(con, SQL(paste('SELECT * FROM', table, 'LIMIT 10')), pattern, what = 'count'))",
+    "loaded <- hwm()",
+    "invisible(gc(reset = TRUE))",
+    "t <- system.time(res <- sassy_search_table(con, table, pattern, k = 1, what = 'count', output = out))[['elapsed']]",
+    "heap <- sum(gc()[, 6])",
+    "if (is.null(out)) { n <- nrow(res); hits <- sum(res[[2]]) } else { n <- res; hits <- dbGetQuery(con, paste('SELECT SUM(pattern_1) FROM', output))[[1]]; dbRemoveTable(con, output) }",
+    "cat(loaded, hwm(), heap, t, n, hits, sassy_threads(), '\\n')",
+    "dbDisconnect(con, shutdown = TRUE)"
+  )
+  script <- file.path(dir, "measure.R")
+  writeLines(code, script)
+  out <- system2(
+    file.path(R.home("bin"), "Rscript"), c("--vanilla", shQuote(script)),
+    stdout = TRUE,
+    env = c(
+      paste0("TABLE_DB=", shQuote(db)), paste0("TABLE_NAME=", shQuote(table)),
+      paste0("TABLE_OUTPUT=", shQuote(output))
+    )
+  )
+  status <- attr(out, "status")
+  if (!is.null(status) && status != 0) stop("the measurement failed: ", paste(out, collapse = "\n"))
+  as.numeric(strsplit(trimws(out[length(out)]), " +")[[1]])
+}
+
+rows <- list()
+for (mode in c("count", "count_to_table")) {
+  for (label in c("1x", "4x")) {
+    table <- paste0("reads_", label)
+    m <- measure(table, if (mode == "count") "" else "counts_out")
+    rows[[length(rows) + 1L]] <- data.frame(
+      mode = mode, label = label, table = table, rows = m[[5]],
+      loaded_kb = m[[1]], rss_peak_kb = m[[2]], r_heap_peak_mb = m[[3]],
+      seconds = m[[4]], hits = m[[6]], threads = m[[7]]
+    )
+  }
+}
+res <- do.call(rbind, rows)
+rownames(res) <- NULL
+base <- function(col) {
+  ifelse(res$mode == "count", res[[col]][res$mode == "count" & res$label == "1x"],
+    res[[col]][res$mode == "count_to_table" & res$label == "1x"])
+}
+res$rss_ratio_to_1x <- round(res$rss_peak_kb / base("rss_peak_kb"), 3)
+res$heap_ratio_to_1x <- round(res$r_heap_peak_mb / base("r_heap_peak_mb"), 3)
+res$chunk_rows <- 100000L
+res$read_length <- 100L
+res$duckdb <- as.character(utils::packageVersion("duckdb"))
+res$fetch <- "arrow"
+dir.create(dirname(out_csv), showWarnings = FALSE, recursive = TRUE)
+utils::write.csv(res, out_csv, row.names = FALSE)
+print(res)
+for (m in unique(res$mode)) {
+  r_rss <- res$rss_ratio_to_1x[res$mode == m & res$label == "4x"]
+  r_heap <- res$heap_ratio_to_1x[res$mode == m & res$label == "4x"]
+  cat(sprintf(
+    "\n%s: peak RSS 4x / 1x = %.3f (%s the 25%% bound); peak R heap 4x / 1x = %.3f (%s)",
+    m, r_rss, if (r_rss <= 1.25) "within" else "OUTSIDE",
+    r_heap, if (r_heap <= 1.25) "within" else "OUTSIDE"
+  ))
+}
+cat("\n")

@@ -1,0 +1,204 @@
+//! The extendr binding of CRISPR off-target search: R values in, one
+//! `ducksassy_core` call (`crispr::plan`, then the engine or the FASTX
+//! reader), R values out. See `sassy_crispr()` in R for the contract and
+//! `core/src/crispr.rs` for the definition. Errors come back as values of
+//! class `ducksassy_rust_error`, like the other entry points.
+
+use ducksassy_core::crispr::{self, CrisprOptions};
+use ducksassy_core::fastx::{self, BatchSize, FastxError, SearchOutput};
+use ducksassy_core::{run, Control, CoreError, Output, SearchOptions, SearchPlan};
+use extendr_api::prelude::*;
+
+/// CRISPR search of texts (a character vector) for guides (PAM included);
+/// returns the hit columns (1-based, as `ds_search()`) or an error value.
+#[extendr]
+#[allow(clippy::too_many_arguments)]
+fn ds_crispr(
+    texts: Robj,
+    guides: Robj,
+    k: i32,
+    pam_length: i32,
+    allow_pam_edits: bool,
+    max_n_frac: f64,
+    rc: bool,
+    cigar: bool,
+    threads: i32,
+    max_hits: f64,
+) -> Robj {
+    let r = (|| -> std::result::Result<Robj, CoreError> {
+        let texts = crate::borrow_strings(&texts, "texts")?;
+        let plan = crispr_plan(&guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits)?;
+        let ctl = Control::new();
+        let mut poll = || unsafe { crate::ducksassy_check_interrupt() != 0 };
+        match run(&plan, &texts, &ctl, Some(&mut poll))? {
+            Output::Hits(bufs) => {
+                let r = crate::hits_to_r(&bufs, cigar);
+                ducksassy_core::hits::recycle(bufs);
+                Ok(r)
+            }
+            Output::Values(_) => Err(CoreError::Internal("a CRISPR search returned counts".into())),
+        }
+    })();
+    r.unwrap_or_else(|e| crate::error_value(&e))
+}
+
+/// CRISPR search of FASTA/FASTQ files, streamed in batches by the FASTX
+/// reader; returns `list(hits, file, name)` as `ds_fastx_search()` does for
+/// hits, or an error value (file errors with `path`, `record`, `line`).
+#[extendr]
+#[allow(clippy::too_many_arguments)]
+fn ds_crispr_fastx(
+    paths: Robj,
+    guides: Robj,
+    k: i32,
+    pam_length: i32,
+    allow_pam_edits: bool,
+    max_n_frac: f64,
+    rc: bool,
+    cigar: bool,
+    threads: i32,
+    max_hits: f64,
+    batch_bytes: f64,
+    batch_records: f64,
+) -> Robj {
+    let r = (|| -> std::result::Result<Robj, FastxError> {
+        let plan = crispr_plan(&guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits)?;
+        let paths = path_strings(&paths)?;
+        let size = {
+            let d = BatchSize::for_threads(plan.threads);
+            let pick = |x: f64, dflt: usize| if x.is_finite() && x >= 1.0 { x.min(usize::MAX as f64) as usize } else { dflt };
+            BatchSize { bytes: pick(batch_bytes, d.bytes), records: pick(batch_records, d.records) }
+        };
+        let ctl = Control::new();
+        let mut poll = || unsafe { crate::ducksassy_check_interrupt() != 0 };
+        match fastx::search(&plan, &paths, size, &ctl, &mut poll)? {
+            SearchOutput::Hits(h) => {
+                let r = fastx_hits_to_r(&h, cigar);
+                ducksassy_core::hits::recycle(h.bufs);
+                r
+            }
+            SearchOutput::Values(_) => Err(CoreError::Internal("a CRISPR search returned counts".into()).into()),
+        }
+    })();
+    r.unwrap_or_else(|e| fastx_error_value(&e))
+}
+
+/// The validated plan (`NaN` = no limit for `max_hits`; `NA` integers become
+/// invalid values that the core rejects with a message naming them).
+#[allow(clippy::too_many_arguments)]
+fn crispr_plan(
+    guides: &Robj,
+    k: i32,
+    pam_length: i32,
+    allow_pam_edits: bool,
+    max_n_frac: f64,
+    rc: bool,
+    cigar: bool,
+    threads: i32,
+    max_hits: f64,
+) -> std::result::Result<SearchPlan, CoreError> {
+    if pam_length < 1 {
+        let v = if pam_length == i32::MIN { "NA".to_string() } else { pam_length.to_string() };
+        return Err(CoreError::InvalidArgument { arg: "pam_length", index: None, value: v, expected: "a whole number >= 1".into() });
+    }
+    let opts = SearchOptions {
+        k: if k == i32::MIN { -1 } else { k as i64 },
+        rc,
+        cigar,
+        threads: threads.max(0) as usize,
+        max_hits: (!max_hits.is_nan()).then(|| max_hits.max(0.0) as u64),
+        ..Default::default()
+    };
+    let c = CrisprOptions { pam_length: pam_length as usize, allow_pam_edits, max_n_frac };
+    let g = crate::borrow_strings(guides, "guides")?;
+    let mut bytes = Vec::with_capacity(g.len());
+    for (i, s) in g.iter().enumerate() {
+        bytes.push(s.ok_or_else(|| CoreError::InvalidArgument {
+            arg: "guides",
+            index: Some(i),
+            value: "NA".into(),
+            expected: "a non-missing string".into(),
+        })?);
+    }
+    crispr::plan(&opts, &bytes, &c)
+}
+
+fn path_strings(x: &Robj) -> std::result::Result<Vec<String>, CoreError> {
+    let s = crate::borrow_strings(x, "paths")?;
+    s.iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let bad = |v: &str| CoreError::InvalidArgument { arg: "paths", index: Some(i), value: v.into(), expected: "a file path".into() };
+            let p = p.ok_or_else(|| bad("NA"))?;
+            std::str::from_utf8(p).map(str::to_string).map_err(|_| bad("a path that is not valid UTF-8"))
+        })
+        .collect()
+}
+
+/// Hit columns plus the 1-based file index and record name of each hit: the
+/// shape `ds_fastx_search()` returns, so R builds both tables the same way.
+fn fastx_hits_to_r(h: &fastx::FastxHits, cigar: bool) -> std::result::Result<Robj, FastxError> {
+    let n = h.len();
+    let cols = crate::hits_to_r(&h.bufs, cigar);
+    let mut file = Vec::with_capacity(n);
+    let mut name = Vec::with_capacity(n);
+    let mut last: Option<(u32, u32)> = None;
+    let mut next = 0usize;
+    for (b, &f) in h.bufs.iter().zip(&h.buf_file) {
+        for &r in &b.record {
+            if last != Some((f, r)) {
+                last = Some((f, r));
+                next += 1;
+            }
+            if next > h.names.len() {
+                return Err(CoreError::Internal(format!("{} record names for more records with hits", h.names.len())).into());
+            }
+            file.push(f as i32 + 1);
+            name.push(String::from_utf8_lossy(h.names.get(next - 1)).into_owned());
+        }
+    }
+    if next != h.names.len() {
+        return Err(CoreError::Internal(format!("{} record names for {next} records with hits", h.names.len())).into());
+    }
+    let file = Integers::from_values(file);
+    let name = Strings::from_values(name);
+    Ok(list!(hits = cols, file = file, name = name).into())
+}
+
+/// A FASTX error as the value R's `fastx_result()` reads: the fields of the
+/// FASTX binding's errors (the same as in `fastx.rs`, which keeps its helper
+/// private to that module).
+fn fastx_error_value(e: &FastxError) -> Robj {
+    if let FastxError::Core(c) = e {
+        return crate::error_value(c);
+    }
+    let (name, position, letter) = match e {
+        FastxError::Letter { name, position, letter, .. } => {
+            (Some(name.clone()), Some(*position as i32 + 1), Some(ducksassy_core::error::fmt_letter(*letter)))
+        }
+        _ => (None, None, None),
+    };
+    let kind = e.parse_kind().map(|k| format!("{k:?}"));
+    let mut l: Robj = list!(
+        class = e.class(),
+        message = e.to_string(),
+        headline = e.headline(),
+        detail = e.detail(),
+        path = e.path().map(|p| p.to_string()),
+        record = e.record().map(|r| r as f64),
+        line = e.line().map(|r| r as f64),
+        kind = kind,
+        name = name,
+        position = position,
+        letter = letter
+    )
+    .into();
+    let _ = l.set_class(&["ducksassy_rust_error"]);
+    l
+}
+
+extendr_module! {
+    mod crispr;
+    fn ds_crispr;
+    fn ds_crispr_fastx;
+}

@@ -1,0 +1,295 @@
+# The bad-input matrix, as data: test-safety-matrix.R feeds every bad value
+# below to every argument of every exported function, one at a time, with
+# the other arguments at the good values of the function's row, in a
+# subprocess (so that a crash fails the test instead of killing it).
+#
+# Each call must give a `ducksassy_error` or, where the row lists the value
+# under `ok` for that argument, succeed with its documented result. Anything
+# else (another error class, a crash, a hang) fails the test.
+#
+# A new exported function joins by adding a row to `bad_input_matrix`; the
+# test fails for an exported function without one. Everything is quoted: it
+# is evaluated in the subprocess, after `bad_input_setup` has made the
+# fixtures (files, a database connection, hit tables).
+
+# Values fed to every argument. `GOOD` stands for the argument's good value.
+bad_input_values <- list(
+  null = quote(NULL),
+  na = quote(NA),
+  na_character = quote(NA_character_),
+  na_integer = quote(NA_integer_),
+  na_real = quote(NA_real_),
+  nan = quote(NaN),
+  true = quote(TRUE),
+  number = quote(3.5),
+  string = quote("ACGT"),
+  complex = quote(1i),
+  raw_nul = quote(as.raw(c(0x41, 0x00, 0x43))), # R strings cannot hold NUL
+  fun = quote(identity),
+  env = quote(globalenv()),
+  wrong_length = quote(rep(GOOD, 2L)),
+  empty = quote(GOOD[0L]),
+  negative = quote(-1L),
+  negative_fraction = quote(-0.5),
+  huge_int = quote(.Machine$integer.max),
+  huge_double = quote(1e300),
+  inf = quote(Inf),
+  empty_string = quote(""),
+  empty_list = quote(list()),
+  utf8 = quote("\u00c4CGT\u00e9\U0001F600"),
+  latin1 = quote(iconv("\u00c4CGT", "UTF-8", "latin1")),
+  long_string = quote(strrep("ACGT", 25000L)),
+  factor = quote(factor(GOOD)),
+  list = quote(as.list(GOOD)),
+  nested_list = quote(list(GOOD)),
+  data_frame = quote(data.frame(x = 1:2)),
+  matrix = quote(matrix(GOOD, 1L))
+)
+
+# Built once in the subprocess before the matrix runs; `bad_input_matrix`
+# rows refer to these names. Optional fixtures are NULL when their package is
+# missing (the rows that need them are skipped).
+bad_input_setup <- quote({
+  dir <- tempfile("bad-inputs-")
+  dir.create(dir)
+  fq <- file.path(dir, "reads.fq")
+  writeLines(c(
+    "@r1 first", "AAAATTGAAA", "+", "IIIIIIIIII",
+    "@r2", "CCCATCGCCC", "+", "IIIIIIIIII"
+  ), fq)
+  fa <- file.path(dir, "genome.fa")
+  genome <- "TTTTACGTACGTACGTACGTACGTTGGTTTTTTCCAACGTACGTACGTACGTACGTTTTT"
+  writeLines(c(">chr1", genome), fa)
+  out <- file.path(dir, "out.fq")
+  # files that are bad in themselves, for the path arguments
+  nul_fq <- file.path(dir, "nul.fq")
+  writeBin(c(charToRaw("@r1\nAC"), as.raw(0), charToRaw("GT\n+\nIIIII\n")), nul_fq)
+  junk <- file.path(dir, "junk.bin")
+  writeBin(as.raw(c(0x1f, 0x8b, 0x08, 0x00, 0xff, 0x00, 0x13)), junk)
+  empty_file <- file.path(dir, "empty.fq")
+  file.create(empty_file)
+  guide <- "ACGTACGTACGTACGTACGTNGG"
+  hits <- sassy_search(c(chr1 = genome), "ACGTACGTAC", k = 1L, threads = 1L)
+  con <- if (requireNamespace("DBI", quietly = TRUE) &&
+    requireNamespace("RSQLite", quietly = TRUE)) {
+    con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+    DBI::dbWriteTable(con, "reads", data.frame(
+      id = 1:2, sequence = c("AAAATTGAAA", "CCCATCGCCC")
+    ))
+    con
+  }
+  closed_con <- if (!is.null(con)) {
+    closed_con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+    DBI::dbDisconnect(closed_con)
+    closed_con
+  }
+  granges <- if (requireNamespace("GenomicRanges", quietly = TRUE)) {
+    as_granges(hits)
+  }
+})
+
+# Good values of the options in the rows' `options`, for `GOOD`.
+bad_input_option_good <- list(
+  ducksassy.max_hits = quote(1000),
+  ducksassy.threads = quote(1L),
+  ducksassy.fastx_batch_bytes = quote(1e6),
+  ducksassy.fastx_batch_records = quote(100)
+)
+
+# Arguments shared by the search functions: good value and the bad values
+# that are documented to work.
+search_args <- function(...) {
+  c(
+    list(
+      k = quote(1L),
+      alphabet = quote("iupac"),
+      rc = quote(TRUE),
+      all_endpoints = quote(FALSE),
+      overhang = quote(0.5),
+      max_n_frac = quote(0.5),
+      ignore_case = quote(FALSE),
+      threads = quote(1L)
+    ),
+    list(...)
+  )
+}
+# NULL is the documented "off"/default for these.
+search_ok <- list(
+  rc = "null",
+  overhang = "null",
+  max_n_frac = "null"
+)
+
+# One row per exported function:
+#   args     named list of quoted good values (the call that must work)
+#   ok       per argument, names of bad values that are valid there
+#   extra    per argument, more bad values (quoted) just for it
+#   options  options fed the same bad values (with the good call)
+#   needs    fixtures that must not be NULL, else the row is skipped
+bad_input_matrix <- list(
+  sassy_search = list(
+    args = c(
+      list(texts = quote(c(r1 = "AAAATTGAAA", r2 = "CCCATCGCCC")), patterns = quote("ATCG")),
+      search_args(cigar = quote(TRUE))
+    ),
+    ok = c(search_ok, list(
+      # NA texts and empty texts are searched (no hits); any character vector
+      # is a set of texts, a character matrix too
+      texts = c("na_character", "string", "wrong_length", "empty", "empty_string", "long_string", "matrix"),
+      patterns = c("string", "wrong_length", "long_string", "matrix")
+    )),
+    options = c("ducksassy.max_hits", "ducksassy.threads")
+  ),
+  sassy_count = list(
+    args = c(
+      list(texts = quote(c(r1 = "AAAATTGAAA", r2 = "CCCATCGCCC")), patterns = quote("ATCG")),
+      search_args()
+    ),
+    ok = c(search_ok, list(
+      texts = c("na_character", "string", "wrong_length", "empty", "empty_string", "long_string", "matrix"),
+      patterns = c("string", "wrong_length", "long_string", "matrix")
+    )),
+    options = "ducksassy.threads"
+  ),
+  sassy_contains = list(
+    args = c(
+      list(texts = quote(c(r1 = "AAAATTGAAA", r2 = "CCCATCGCCC")), patterns = quote("ATCG")),
+      search_args()
+    ),
+    ok = c(search_ok, list(
+      texts = c("na_character", "string", "wrong_length", "empty", "empty_string", "long_string", "matrix"),
+      patterns = c("string", "wrong_length", "long_string", "matrix")
+    )),
+    options = "ducksassy.threads"
+  ),
+  sassy_search_fastx = list(
+    args = c(
+      list(paths = quote(fq), patterns = quote("ATCG")),
+      search_args(cigar = quote(TRUE), what = quote("hits"))
+    ),
+    ok = c(search_ok, list(
+      paths = c("wrong_length", "matrix"),
+      patterns = c("string", "wrong_length", "long_string", "matrix")
+    )),
+    extra = list(paths = list(
+      folder = quote(dir), nul_file = quote(nul_fq), junk_file = quote(junk),
+      empty_file = quote(empty_file), missing_file = quote(file.path(dir, "nope.fq"))
+    )),
+    options = c("ducksassy.max_hits", "ducksassy.fastx_batch_bytes", "ducksassy.fastx_batch_records")
+  ),
+  sassy_filter_fastx = list(
+    args = list(
+      path = quote(fq), output = quote(out), patterns = quote("ATCG"),
+      k = quote(1L), invert = quote(FALSE), alphabet = quote("iupac"),
+      rc = quote(TRUE), overhang = quote(0.5), max_n_frac = quote(0.5),
+      ignore_case = quote(FALSE), threads = quote(1L)
+    ),
+    ok = c(search_ok, list(
+      path = "matrix",
+      output = "matrix",
+      patterns = c("string", "wrong_length", "long_string", "matrix")
+    )),
+    extra = list(
+      path = list(
+        folder = quote(dir), nul_file = quote(nul_fq), junk_file = quote(junk),
+        empty_file = quote(empty_file), missing_file = quote(file.path(dir, "nope.fq"))
+      ),
+      output = list(
+        folder = quote(dir), same_as_input = quote(fq),
+        in_missing_folder = quote(file.path(dir, "nope", "out.fq")),
+        bz2 = quote(file.path(dir, "out.fq.bz2"))
+      )
+    ),
+    options = c("ducksassy.fastx_batch_bytes", "ducksassy.fastx_batch_records")
+  ),
+  sassy_read_fastx = list(
+    args = list(path = quote(fq), n_max = quote(Inf)),
+    ok = list(
+      path = "matrix",
+      # any whole number >= 0 reads that many records at most
+      n_max = c("huge_int", "huge_double", "inf", "matrix")
+    ),
+    extra = list(path = list(
+      folder = quote(dir), nul_file = quote(nul_fq), junk_file = quote(junk),
+      empty_file = quote(empty_file), missing_file = quote(file.path(dir, "nope.fq"))
+    )),
+    options = c("ducksassy.fastx_batch_bytes", "ducksassy.fastx_batch_records")
+  ),
+  sassy_search_table = list(
+    args = list(
+      con = quote(con), table = quote("reads"), patterns = quote("ATCG"),
+      k = quote(1L), column = quote("sequence"), id = quote("id"),
+      what = quote("hits"), chunk_rows = quote(1L), output = quote(NULL),
+      threads = quote(1L), alphabet = quote("iupac")
+    ),
+    ok = list(
+      id = "null",
+      patterns = c("string", "wrong_length", "long_string", "matrix"),
+      # any whole number >= 1 of rows per chunk
+      chunk_rows = c("huge_int", "huge_double")
+    ),
+    extra = list(
+      con = list(closed = quote(closed_con)),
+      table = list(missing = quote("no_such_table"), injection = quote("reads; DROP TABLE reads"))
+    ),
+    options = "ducksassy.max_hits",
+    needs = "con"
+  ),
+  sassy_crispr = list(
+    args = list(
+      guides = quote(guide), texts = quote(c(chr1 = genome)), k = quote(1L),
+      pam_length = quote(3L), allow_pam_edits = quote(FALSE),
+      max_n_frac = quote(0.2), rc = quote(TRUE), cigar = quote(TRUE),
+      threads = quote(1L)
+    ),
+    ok = list(
+      texts = c("na_character", "string", "wrong_length", "empty", "empty_string", "long_string", "matrix"),
+      guides = c("wrong_length", "matrix"),
+      max_n_frac = "null"
+    ),
+    options = c("ducksassy.max_hits", "ducksassy.threads")
+  ),
+  sassy_crispr_fastx = list(
+    args = list(
+      paths = quote(fa), guides = quote(guide), k = quote(1L),
+      pam_length = quote(3L), allow_pam_edits = quote(FALSE),
+      max_n_frac = quote(0.2), rc = quote(TRUE), cigar = quote(TRUE),
+      threads = quote(1L)
+    ),
+    ok = list(
+      paths = c("wrong_length", "matrix"),
+      guides = c("wrong_length", "matrix"),
+      max_n_frac = "null"
+    ),
+    extra = list(paths = list(
+      folder = quote(dir), nul_file = quote(nul_fq), junk_file = quote(junk),
+      empty_file = quote(empty_file)
+    )),
+    options = "ducksassy.max_hits"
+  ),
+  as_granges = list(
+    args = list(hits = quote(hits), seqinfo = quote(NULL)),
+    ok = list(
+      hits = c("empty"),
+      seqinfo = "null"
+    ),
+    needs = "granges"
+  ),
+  as_iranges = list(
+    args = list(hits = quote(hits)),
+    ok = list(hits = c("empty")),
+    needs = "granges"
+  ),
+  as_hits = list(
+    args = list(x = quote(granges)),
+    ok = list(x = c("empty")),
+    needs = "granges"
+  ),
+  sassy_threads = list(
+    args = list(),
+    options = "ducksassy.threads"
+  ),
+  sassy_backend_info = list(
+    args = list()
+  )
+)
