@@ -93,7 +93,7 @@ check_suggested <- function(pkg, why, call = rlang::caller_env()) {
           paste0("Install it with `install.packages(\"", pkg, "\")`.")
         }
       ),
-      class = "ducksassy_missing_package",
+      class = "ducksassy_dependency_error",
       value = pkg,
       call = call
     )
@@ -158,7 +158,7 @@ run_search_chunked <- function(plan, mode, run_one, n_patterns,
               "The search found more than ", format(limit, scientific = FALSE),
               " hits (the `max_hits` limit)."
             ),
-            i = "Narrow the search or raise `options(ducksassy.max_hits = )`."
+            limit_hint()
           ),
           class = "ducksassy_limit_error",
           value = limit,

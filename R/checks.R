@@ -277,11 +277,10 @@ check_threads <- function(threads, call = rlang::caller_env(),
 }
 
 #' The hit limit: `getOption("ducksassy.max_hits")`, a whole number >= 0,
-#' default `.Machine$integer.max` (the most rows a data frame can hold).
-#' Returned as a double for the binding.
+#' default `default_max_hits()`. Returned as a double for the binding.
 #' @noRd
 max_hits_option <- function(call = rlang::caller_env()) {
-  x <- getOption("ducksassy.max_hits", .Machine$integer.max)
+  x <- getOption("ducksassy.max_hits", default_max_hits())
   if (!is_whole_scalar(x) || x < 0 || x > .Machine$integer.max) {
     abort_scalar(
       "getOption(\"ducksassy.max_hits\")",
@@ -291,6 +290,74 @@ max_hits_option <- function(call = rlang::caller_env()) {
     )
   }
   as.double(x)
+}
+
+#' Default hit limit: the most rows a data frame can have
+#' (`.Machine$integer.max`), but no more hits than this machine's memory can
+#' hold: one per 256 bytes of RAM. A search holds about 50 to 140 bytes per
+#' hit at its peak (the Rust buffers, their merge, then the R columns), so
+#' the limit stops a runaway search with an error well before the system
+#' runs out of memory and kills R. Deterministic per machine (total, not
+#' free, memory); `.Machine$integer.max` where the RAM size is unknown.
+#' @noRd
+default_max_hits <- function() {
+  if (is.null(the$default_max_hits)) {
+    ram <- physical_memory_bytes()
+    the$default_max_hits <- if (is.na(ram)) {
+      .Machine$integer.max
+    } else {
+      min(.Machine$integer.max, floor(ram / 256))
+    }
+  }
+  the$default_max_hits
+}
+
+#' Stop before a count/contains matrix that cannot fit in memory
+#'
+#' The result of `sassy_count()` / `sassy_contains()` has one cell per text
+#' and pattern; the native code and R hold about 12 bytes per cell at the
+#' peak. More than this machine's RAM is a `ducksassy_limit_error` instead of
+#' a failed allocation that would end the R session.
+#' @noRd
+check_result_size <- function(n_texts, n_patterns, call = rlang::caller_env()) {
+  cells <- as.double(n_texts) * as.double(n_patterns)
+  ram <- physical_memory_bytes()
+  limit <- if (is.na(ram)) 2^52 else ram / 12
+  if (cells > limit) {
+    gb <- format(cells * 12 / 2^30, digits = 3)
+    ducksassy_abort(
+      c(
+        paste0(
+          "The result would have ", format(cells, big.mark = ",", scientific = FALSE),
+          " cells (", format(n_texts, big.mark = ","), " texts x ",
+          format(n_patterns, big.mark = ","), " patterns, about ", gb,
+          " GB), more than this machine's memory holds."
+        ),
+        i = "Count fewer texts or patterns per call and combine the parts.",
+        i = paste0(
+          "Or stream the counts into a database table: ",
+          "`sassy_search_table(con, table, patterns, what = \"count\", output = \"counts\")`."
+        )
+      ),
+      class = "ducksassy_limit_error",
+      value = cells,
+      call = call
+    )
+  }
+  invisible(cells)
+}
+
+# Package-level cache.
+the <- new.env(parent = emptyenv())
+
+# Total physical memory in bytes (Linux: /proc/meminfo), or NA.
+physical_memory_bytes <- function() {
+  x <- tryCatch(
+    suppressWarnings(readLines("/proc/meminfo", n = 1L)),
+    error = function(e) character()
+  )
+  kb <- suppressWarnings(as.numeric(sub("^MemTotal:\\s*([0-9]+)\\s*kB.*$", "\\1", x)))
+  if (length(kb) == 1L && !is.na(kb) && kb > 0) kb * 1024 else NA_real_
 }
 
 # ---------------------------------------------------------------------------

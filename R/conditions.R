@@ -158,6 +158,9 @@ abort_rust_error <- function(err, call = rlang::caller_env()) {
   if (identical(value, "\"N\"") || identical(value, "\"n\"")) {
     bullets <- c(bullets, i = "Use `alphabet = \"iupac\"` for sequences with N.")
   }
+  if (identical(class, "ducksassy_limit_error")) {
+    bullets <- c(bullets, limit_hint())
+  }
   if (identical(class, "ducksassy_internal_error")) {
     bullets <- c(
       bullets,
@@ -171,6 +174,26 @@ abort_rust_error <- function(err, call = rlang::caller_env()) {
     index = index,
     value = value,
     call = call
+  )
+}
+
+#' What to do when a search finds more hits than `max_hits`
+#'
+#' Bullets for every `ducksassy_limit_error`: nothing partial is returned,
+#' and the ways to get all hits without holding them in memory.
+#' @noRd
+limit_hint <- function() {
+  c(
+    i = "No partial result is returned: the limit guards the memory of this R session.",
+    i = paste0(
+      "To keep every hit, stream them into a database table instead: ",
+      "`sassy_search_table(con, table, patterns, output = \"hits\")` ",
+      "searches the table chunk by chunk and appends the hits to table \"hits\"."
+    ),
+    i = paste0(
+      "Or count them with `sassy_count()`, narrow the search (smaller `k`, ",
+      "fewer texts per call), or raise `options(ducksassy.max_hits = )`."
+    )
   )
 }
 

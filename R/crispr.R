@@ -50,12 +50,14 @@
 #' never has edits in the PAM.
 #'
 #' Guides of different lengths and with different PAMs (SpCas9 `NGG`,
-#' `NAG`, SaCas9 `NNGRRT`, ...) can be searched in one call as long as their
-#' PAMs have the same `pam_length`; each guide is searched with its own PAM.
-#' For PAMs of different lengths, call once per length. (Cas12a's `TTTV` PAM
-#' lies 5' of the protospacer; search it as a guide `TTTV` + spacer with
-#' `allow_pam_edits = TRUE`, or search the reverse complement of the guide,
-#' `rc(spacer)` + `rc(PAM)`, which puts the PAM last.)
+#' `NAG`, SaCas9 `NNGRRT`, ...) can be searched in one call: each guide is
+#' searched on its own with its own PAM, and `pam_length` may give one PAM
+#' length per guide.
+#'
+#' The PAM must come last. For a nuclease whose PAM lies 5' of the
+#' protospacer (Cas12a, `TTTV`), give the reverse complement of PAM + spacer,
+#' which ends with the reverse complement of the PAM (`BAAA`): with
+#' `rc = TRUE` the same sites are found, with the strands swapped.
 #'
 #' @section Inputs:
 #' `texts` and `guides` may be character vectors or Biostrings objects
@@ -70,8 +72,8 @@
 #' Bad arguments are errors of class `ducksassy_error` (subclass
 #' `ducksassy_input_error`) naming the argument, the index and the value:
 #' `guides` that are not a character vector or `XStringSet`, empty, `NA`,
-#' or with letters outside IUPAC; `pam_length` not a whole number `>= 1` or
-#' not less than the length of every guide; `k` not a whole number `>= 0`
+#' or with letters outside IUPAC; `pam_length` not whole numbers `>= 1`
+#' (one, or one per guide) or not less than the length of its guide; `k` not a whole number `>= 0`
 #' or not less than the length of every spacer (every guide with
 #' `allow_pam_edits = TRUE`); `max_n_frac` outside `[0, 1]`; flags that
 #' are not `TRUE` or `FALSE`; `threads` not a whole number in `1..1024`.
@@ -87,8 +89,8 @@
 #'   and less than the length of every spacer (guide minus PAM), or with
 #'   `allow_pam_edits = TRUE` of every guide.
 #' @param pam_length Number of letters at the end of each guide that are its
-#'   PAM, a whole number `>= 1` and less than the length of every guide.
-#'   Default `3L` (`NGG`).
+#'   PAM: a whole number `>= 1` and less than the length of every guide, or
+#'   one such number per guide. Default `3L` (`NGG`).
 #' @param allow_pam_edits `FALSE` (default): the PAM must match exactly.
 #'   `TRUE`: edits in the PAM count towards `k` like any other.
 #' @param max_n_frac Largest fraction of `N` letters in a hit's region (PAM
@@ -206,6 +208,144 @@ sassy_crispr_fastx <- function(paths,
   new_crispr_hits(new_fastx_hits(res, paths, call = call))
 }
 
+#' @rdname sassy_crispr
+#' @param con,table,column,id,chunk_rows,output The table to search and how,
+#'   as for [sassy_search_table()]: a DBI connection, a table name,
+#'   `DBI::Id()` or `DBI::SQL()` query, the sequence column, the columns that
+#'   identify a row in the result (`NULL`: the row number as `record`), rows
+#'   read at a time, and optionally a table to append the hits to (then the
+#'   number of hits is returned, invisibly).
+#' @export
+sassy_crispr_table <- function(con,
+                               table,
+                               guides,
+                               k,
+                               column = "sequence",
+                               id = NULL,
+                               pam_length = 3L,
+                               allow_pam_edits = FALSE,
+                               max_n_frac = 0.2,
+                               rc = TRUE,
+                               cigar = TRUE,
+                               threads = sassy_threads(),
+                               chunk_rows = 100000L,
+                               output = NULL) {
+  call <- rlang::current_env()
+  check_dbi_installed(call = call)
+  check_connection(con, call = call)
+  plan <- new_crispr_plan(
+    guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads,
+    call = call
+  )
+  # as.character(): a 1 x 1 matrix is a name too, but not a `[[` subscript
+  column <- as.character(check_column_name(column, call = call))
+  id <- check_id(id, call = call)
+  chunk_rows <- check_chunk_rows(chunk_rows, call = call)
+  output <- check_output_name(output, call = call)
+  max_hits <- max_hits_option(call = call)
+
+  # The table machinery of sassy_search_table() (table-read.R,
+  # table-output.R): resolve the source, read it in chunks, spool the chunks
+  # for `output`; only the search of a chunk differs.
+  src <- new_table_source(con, table, column, id, call = call)
+  out_spec <- if (!is.null(output)) new_output_spec(con, output, call = call)
+  reader <- open_table_reader(con, src, chunk_rows, call = call)
+  on.exit(close_table_reader(reader), add = TRUE)
+  if (!is.null(out_spec)) {
+    spool <- new_spool()
+    on.exit(close_spool(spool), add = TRUE)
+  }
+  rows_done <- 0
+  n_out <- 0
+  pieces <- list()
+  template <- NULL
+  cols <- NULL
+  repeat {
+    chunk <- fetch_table_chunk(reader, call = call)
+    if (is.null(chunk)) {
+      break
+    }
+    if (is.null(cols)) {
+      cols <- resolve_table_columns(src, names(chunk), column, id, call = call)
+    }
+    plan$texts <- chunk_texts(chunk[[column]], src, column, call = call)
+    limit <- if (is.null(out_spec)) max_hits - n_out else max_hits
+    res <- ds_crispr(
+      plan$texts, plan$guides, plan$k, plan$pam_length, plan$allow_pam_edits,
+      plan$max_n_frac, plan$rc, plan$cigar, plan$threads, as.double(limit)
+    )
+    res <- crispr_table_result(res, rows_done, column, max_hits, call)
+    piece <- table_hits_piece(res, chunk, cols, rows_done)
+    names(piece)[names(piece) == "pattern"] <- "guide"
+    if (is.null(template)) {
+      template <- new_data_frame(lapply(piece, function(x) x[0L]), 0L)
+      if (!is.null(out_spec)) {
+        check_output_fit(out_spec, template, call = call)
+      }
+    }
+    n_piece <- length(piece[[1L]])
+    if (n_piece > 0L) {
+      if (is.null(out_spec)) {
+        pieces[[length(pieces) + 1L]] <- piece
+      } else {
+        write_spool(spool, piece)
+      }
+    }
+    n_out <- n_out + n_piece
+    rows_done <- rows_done + length(plan$texts)
+    rm(chunk, res, piece)
+    plan$texts <- NULL
+    if (reader$done) {
+      break
+    }
+  }
+  close_table_reader(reader)
+  if (!is.null(out_spec)) {
+    write_output(con, out_spec, template, spool, call = call)
+    return(invisible(as.double(n_out)))
+  }
+  combine_pieces(pieces, template)
+}
+
+# One chunk's binding result, or its error in table terms: the hit limit
+# over all chunks, a bad letter named by its row in scan order.
+crispr_table_result <- function(res, offset, column, max_hits, call) {
+  if (!inherits(res, "ducksassy_rust_error")) {
+    return(res)
+  }
+  if (identical(res$class, "ducksassy_limit_error")) {
+    ducksassy_abort(
+      c(
+        paste0(
+          "The search found more than ", format(max_hits, big.mark = ",", scientific = FALSE),
+          " hits (`getOption(\"ducksassy.max_hits\")`)."
+        ),
+        i = "Write them to the database with `output = \"table_name\"`, or narrow the search (smaller `k`)."
+      ),
+      class = "ducksassy_limit_error",
+      call = call
+    )
+  }
+  if (identical(res$arg, "texts") && is.numeric(res$index) && !is.na(res$index)) {
+    row <- offset + res$index
+    message <- sub(
+      "^`texts`\\[[0-9]+\\]",
+      paste0("Row ", format(row, scientific = FALSE), " (column \"", column, "\")"),
+      res$message
+    )
+    ducksassy_abort(
+      cli_escape(message),
+      class = "ducksassy_input_error",
+      arg = "column",
+      index = row,
+      value = res$value,
+      row = row,
+      call = call
+    )
+  }
+  rust_result(res, call = call)
+}
+
 #' Check every CRISPR argument
 #' @noRd
 new_crispr_plan <- function(guides, k, pam_length, allow_pam_edits,
@@ -280,30 +420,55 @@ check_guides <- function(guides, call = rlang::caller_env()) {
 }
 
 check_pam_length <- function(pam_length, guides, call = rlang::caller_env()) {
-  if (!is_whole_scalar(pam_length) || pam_length < 1) {
-    abort_scalar("pam_length", "a single whole number >= 1", pam_length, call)
+  n <- length(guides)
+  one <- length(pam_length) == 1L
+  if (!(is.integer(pam_length) || is.double(pam_length)) || is.object(pam_length) ||
+    !(one || length(pam_length) == n)) {
+    abort_scalar(
+      "pam_length",
+      paste0("a whole number >= 1, or one per guide (", n, ")"),
+      pam_length,
+      call
+    )
   }
+  bad <- which(is.na(pam_length) | !is.finite(pam_length) | pam_length < 1 |
+    pam_length > .Machine$integer.max | pam_length != trunc(pam_length))
+  if (length(bad) > 0L) {
+    i <- bad[[1L]]
+    ducksassy_abort(
+      c(
+        "`pam_length` must be whole numbers >= 1.",
+        locate_bullet("pam_length", if (!one) i, pam_length[[i]])
+      ),
+      arg = "pam_length",
+      index = if (!one) i,
+      value = pam_length[[i]],
+      call = call
+    )
+  }
+  pam <- rep_len(as.integer(pam_length), n)
   len <- nchar(guides, type = "bytes")
-  bad <- which(len <= pam_length)
+  bad <- which(len <= pam)
   if (length(bad) > 0L) {
     i <- bad[[1L]]
     ducksassy_abort(
       c(
         "`pam_length` must be less than the length of every guide.",
         x = paste0(
-          "`pam_length` is ", format_value(pam_length), ", but `guides[", i,
-          "]` (", format_value(guides[[i]]), ") has length ", len[[i]], "."
+          "`pam_length", if (!one) paste0("[", i, "]"), "` is ", pam[[i]],
+          ", but `guides[", i, "]` (", format_value(guides[[i]]),
+          ") has length ", len[[i]], "."
         ),
         i = "Each guide ends with its PAM: the spacer comes first, then `pam_length` PAM letters.",
         more_bullet(bad)
       ),
       arg = "pam_length",
       index = i,
-      value = pam_length,
+      value = pam[[i]],
       call = call
     )
   }
-  as.integer(pam_length)
+  if (one) pam[1L] else pam
 }
 
 check_crispr_k <- function(k, guides, pam_length, allow_pam_edits,
@@ -313,7 +478,7 @@ check_crispr_k <- function(k, guides, pam_length, allow_pam_edits,
   }
   len <- nchar(guides, type = "bytes")
   if (!allow_pam_edits) {
-    len <- len - pam_length
+    len <- len - rep_len(pam_length, length(guides))
   }
   bad <- which(len <= k)
   if (length(bad) > 0L) {

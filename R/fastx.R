@@ -83,7 +83,7 @@
 #' the file, the record number and name, the position and the letter, with
 #' fields `path`, `record`, `name`, `position` and `letter`. Argument errors
 #' are as for [sassy_search()]; more hits than
-#' `getOption("ducksassy.max_hits")` (default `.Machine$integer.max`) is a
+#' `getOption("ducksassy.max_hits")` (see [sassy_search()]) is a
 #' `ducksassy_limit_error`; interrupting (Ctrl-C / Esc) raises a
 #' `ducksassy_interrupt`. No error leaves a partial result.
 #'

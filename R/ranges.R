@@ -39,7 +39,7 @@
 #'   as `ducksassy_columns`.
 #' @section Errors:
 #' Without the suggested package (GenomicRanges for `as_granges()`, IRanges
-#' for `as_iranges()`) an error of class `ducksassy_missing_package` says
+#' for `as_iranges()`) an error of class `ducksassy_dependency_error` says
 #' how to install it. A `hits` that is not a data frame, lacks a needed
 #' column, has a missing name, or has a column whose name the ranges reserve
 #' (`seqnames`, `ranges`, `width`, ...) is a `ducksassy_input_error` naming
@@ -78,7 +78,7 @@ as_granges <- function(hits, seqinfo = NULL) {
     args$seqinfo <- seqinfo
   }
   gr <- do.call(GenomicRanges::GRanges, c(args, as.list(hits)[rest]))
-  methods::slot(gr, "metadata") <- list(
+  gr@metadata <- list(
     ducksassy_columns = names(hits),
     ducksassy_seqnames = by
   )
@@ -91,20 +91,20 @@ as_iranges <- function(hits) {
   call <- rlang::current_env()
   check_suggested("IRanges", "for `as_iranges()`", call = call)
   check_hit_table(hits, c("start", "end"), call = call)
-  names <- NULL
+  seq_names <- NULL
   rest <- setdiff(names(hits), c("start", "end"))
   if ("name" %in% names(hits)) {
-    names <- as.character(hits$name)
+    seq_names <- as.character(hits$name)
     rest <- setdiff(rest, "name")
   }
   check_reserved(rest, c("start", "end", "width", "names"), call = call)
   ir <- do.call(IRanges::IRanges, c(
-    list(start = as.integer(hits$start), end = as.integer(hits$end), names = names),
+    list(start = as.integer(hits$start), end = as.integer(hits$end), names = seq_names),
     as.list(hits)[rest]
   ))
-  methods::slot(ir, "metadata") <- list(
+  ir@metadata <- list(
     ducksassy_columns = names(hits),
-    ducksassy_seqnames = if (!is.null(names)) "name"
+    ducksassy_seqnames = if (!is.null(seq_names)) "name"
   )
   ir
 }
@@ -123,9 +123,11 @@ as_hits <- function(x) {
       call = call
     )
   }
-  meta <- methods::slot(x, "metadata")
-  mc <- methods::slot(x, "elementMetadata")
-  cols <- if (is.null(mc)) list() else methods::slot(mc, "listData")
+  # the slots of S4Vectors' Vector and DataFrame (their accessors are not
+  # exported by the packages ducksassy suggests)
+  meta <- x@metadata
+  mc <- x@elementMetadata
+  cols <- if (is.null(mc)) list() else mc@listData
   cols$start <- as.integer(BiocGenerics_start(x))
   cols$end <- as.integer(BiocGenerics_end(x))
   by <- meta$ducksassy_seqnames

@@ -92,10 +92,15 @@
 #' `ducksassy_interrupt`, also a `ducksassy_error`.
 #'
 #' A search that would hold more hits in memory than
-#' `getOption("ducksassy.max_hits")` (default `.Machine$integer.max`, the
-#' most rows a data frame can have) fails with a `ducksassy_limit_error`
-#' instead of returning a truncated table; narrow the search (smaller `k`,
-#' fewer texts per call) or count with `sassy_count()` instead.
+#' `getOption("ducksassy.max_hits")` fails with a `ducksassy_limit_error`
+#' instead of returning a truncated table, before memory runs out. The
+#' default is the most rows a data frame can have (`.Machine$integer.max`),
+#' lowered to one hit per 256 bytes of the machine's RAM (a search holds up
+#' to about 140 bytes per hit at its peak). The error says what to do
+#' instead: stream the hits into a database table with
+#' [sassy_search_table()] (`output = `), count them with `sassy_count()`,
+#' narrow the search (smaller `k`, fewer texts per call) or raise the
+#' option.
 #'
 #' @param texts A character vector of sequences to search (the *records*).
 #'   Elements may be `NA` (no hits, `NA` count) or empty. Names, if any, are
@@ -243,6 +248,7 @@ sassy_count <- function(texts,
     ignore_case, FALSE, threads,
     call = call
   )
+  check_result_size(length(plan$texts), length(plan$patterns), call = call)
   values <- run_search(plan, "count", call = call)
   new_counts(values, plan$texts, plan$patterns, "integer", call = call)
 }
@@ -265,6 +271,7 @@ sassy_contains <- function(texts,
     ignore_case, FALSE, threads,
     call = call
   )
+  check_result_size(length(plan$texts), length(plan$patterns), call = call)
   values <- run_search(plan, "contains", call = call)
   new_counts(values, plan$texts, plan$patterns, "logical", call = call)
 }

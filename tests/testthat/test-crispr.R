@@ -229,6 +229,40 @@ test_that("guides of different lengths and PAMs mix in one call", {
   }
 })
 
+test_that("one PAM length per guide mixes SpCas9 and SaCas9 guides", {
+  set.seed(4)
+  genome <- random_dna(4000)
+  substr(genome, 121, 123) <- "TGG"
+  substr(genome, 2021, 2026) <- "CAGAAT"
+  guides <- c(sp = paste0(substr(genome, 101, 120), "NGG"), sa = paste0(substr(genome, 2000, 2020), "NNGRRT"))
+  both <- sassy_crispr(guides, genome, k = 3, pam_length = c(3L, 6L))
+  expect_true(all(c(1L, 2L) %in% both$guide[both$cost == 0L]))
+  for (i in 1:2) {
+    one <- sassy_crispr(guides[[i]], genome, k = 3, pam_length = c(3L, 6L)[[i]])
+    mine <- both[both$guide == i, ]
+    mine$guide <- rep(1L, nrow(mine))
+    row.names(mine) <- NULL
+    expect_identical(mine, one)
+    expect_crispr_oracle(one, guides[[i]], genome, 3, c(3L, 6L)[[i]])
+  }
+  e <- expect_error(sassy_crispr(guides, genome, k = 3, pam_length = c(3L, 6L, 3L)),
+    class = "ducksassy_input_error")
+  expect_identical(e$arg, "pam_length")
+  e <- expect_error(sassy_crispr(guides, genome, k = 3, pam_length = c(3L, 30L)),
+    class = "ducksassy_input_error")
+  expect_identical(e$index, 2L)
+  expect_match(conditionMessage(e), "pam_length[2]", fixed = TRUE)
+  e <- expect_error(sassy_crispr(guides, genome, k = 3, pam_length = c(3L, NA)),
+    class = "ducksassy_input_error")
+  expect_identical(e$index, 2L)
+  # k is checked against each guide's own spacer
+  # (spacers of 20 and 21 letters: k = 20 is too large for the first only)
+  e <- expect_error(sassy_crispr(guides, genome, k = 20, pam_length = c(3L, 6L)),
+    class = "ducksassy_input_error")
+  expect_identical(e$index, 1L)
+  expect_silent(sassy_crispr(guides[2], genome, k = 20, pam_length = 6L))
+})
+
 test_that("texts shorter than the guide or the PAM give empty results", {
   guides <- c("ACGTACGTAGG", "TTTTTGG")
   texts <- c("", "A", "GG", "AGG", "TTTTGG", NA, "NNN")
@@ -369,6 +403,41 @@ test_that("sassy_crispr_fastx() gives the hits of sassy_crispr() on the records"
   expect_error(sassy_crispr_fastx(tempfile(), guides, k = 1), class = "ducksassy_error")
 })
 
+test_that("sassy_crispr_table() gives the hits of sassy_crispr() row for row", {
+  skip_if_not_installed("DBI")
+  skip_if_not_installed("RSQLite")
+  set.seed(9)
+  seqs <- vapply(1:30, function(i) random_dna(200), "")
+  seqs[[7]] <- NA
+  guides <- c(paste0(substr(seqs[[3]], 20, 39), "NGG"), paste0(substr(seqs[[20]], 100, 119), "NAG"))
+  substr(seqs[[3]], 40, 42) <- "TGG"
+  substr(seqs[[20]], 120, 122) <- "CAG"
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  on.exit(DBI::dbDisconnect(con), add = TRUE)
+  DBI::dbWriteTable(con, "reads", data.frame(read_id = sprintf("r%02d", 1:30), seq = seqs))
+  want <- sassy_crispr(guides, seqs, k = 3)
+  expect_gt(nrow(want), 1L)
+  got <- sassy_crispr_table(con, "reads", guides, k = 3, column = "seq", id = character(), chunk_rows = 4L)
+  expect_identical(got, want)
+  by_id <- sassy_crispr_table(con, "reads", guides, k = 3, column = "seq", id = "read_id", chunk_rows = 7L)
+  expect_identical(by_id$read_id, sprintf("r%02d", want$record))
+  expect_identical(by_id[-1], want[-1])
+  n <- sassy_crispr_table(con, "reads", guides, k = 3, column = "seq", id = "read_id", output = "offtargets")
+  expect_equal(n, nrow(want))
+  expect_equal(DBI::dbReadTable(con, "offtargets"), by_id)
+  q <- sassy_crispr_table(con, DBI::SQL("SELECT seq FROM reads WHERE read_id > 'r10'"), guides, k = 3, column = "seq")
+  expect_identical(q$record, want$record[want$record > 10] - 10L)
+  expect_identical(q$end, want$end[want$record > 10])
+  DBI::dbWriteTable(con, "bad", data.frame(sequence = c("ACGT", "ACG-T")))
+  e <- expect_error(sassy_crispr_table(con, "bad", guides, k = 1), class = "ducksassy_input_error")
+  expect_identical(e$index, 2)
+  expect_match(conditionMessage(e), "Row 2")
+  withr::local_options(ducksassy.max_hits = 1)
+  expect_error(sassy_crispr_table(con, "reads", guides, k = 3, column = "seq", chunk_rows = 4L),
+    class = "ducksassy_limit_error")
+  expect_error(sassy_crispr_table("con", "reads", guides, k = 3), class = "ducksassy_error")
+})
+
 # ---------------------------------------------------------------------------
 # Errors
 
@@ -430,4 +499,11 @@ test_that("the Rust side rejects what slips past R", {
   expect_identical(res$index, 2L)
   res <- ds_crispr("ACGT", "ACGTAGG", 4L, 3L, FALSE, 0.2, TRUE, TRUE, 1L, NaN)
   expect_identical(res$arg, "k")
+  res <- ds_crispr("ACGT", "ACGTAGG", 1L, "3", FALSE, 0.2, TRUE, TRUE, 1L, NaN)
+  expect_identical(res$arg, "pam_length")
+  res <- ds_crispr("ACGT", c("ACGTAGG", "ACGTAGG"), 1L, c(3L, 7L), FALSE, 0.2, TRUE, TRUE, 1L, NaN)
+  expect_identical(res$arg, "pam_length")
+  expect_identical(res$index, 2L)
+  res <- ds_crispr("ACGT", "ACGTAGG", 1L, c(3L, 3L), FALSE, 0.2, TRUE, TRUE, 1L, NaN)
+  expect_identical(res$arg, "pam_length")
 })

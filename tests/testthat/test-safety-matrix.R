@@ -44,8 +44,13 @@ run_bad_input_matrix <- function(matrix, values, option_good, setup, progress) {
       seconds = proc.time()[["elapsed"]] - t0
     )
   }
+  # A bad value, or a "cannot be built" marker (rep() of a connection, say).
+  unbuildable <- structure(list(), class = "unbuildable")
   with_good <- function(expr, good) {
-    eval(do.call(substitute, list(expr, list(GOOD = good))), env)
+    tryCatch(
+      eval(do.call(substitute, list(expr, list(GOOD = good))), env),
+      error = function(e) unbuildable
+    )
   }
   for (fn in names(matrix)) {
     row <- matrix[[fn]]
@@ -57,34 +62,56 @@ run_bad_input_matrix <- function(matrix, values, option_good, setup, progress) {
       )
       next
     }
+    # each row in a fresh working directory (relative output paths)
+    wd <- tempfile("wd-")
+    dir.create(wd)
+    old_wd <- setwd(wd)
     good <- lapply(row$args, eval, envir = env)
     one(fn, "(good call)", "", good)
     for (arg in names(row$args)) {
       vals <- c(values, row$extra[[arg]])
-      for (v in names(vals)) {
+      for (v in setdiff(names(vals), names(row$skip[[arg]]))) {
+        value <- with_good(vals[[v]], row$args[[arg]])
+        if (inherits(value, "unbuildable")) next
         args <- good
-        args[arg] <- list(with_good(vals[[v]], row$args[[arg]]))
+        args[arg] <- list(value)
         one(fn, arg, v, args)
       }
     }
-    for (opt in row$options) {
+    for (opt in names(row$options)) {
+      drop <- row$options[[opt]]
+      args <- if (is.na(drop)) good else good[setdiff(names(good), drop)]
       for (v in names(values)) {
-        opts <- list(with_good(values[[v]], option_good[[opt]]))
+        value <- with_good(values[[v]], option_good[[opt]])
+        if (inherits(value, "unbuildable")) next
+        opts <- list(value)
         names(opts) <- opt
-        one(fn, paste0("option ", opt), v, good, opts)
+        one(fn, paste0("option ", opt), v, args, opts)
       }
     }
+    setwd(old_wd)
   }
   do.call(rbind, out)
 }
 
-# What a cell must give: "ok" where the row lists the value, else an error.
+# What a cell must give: "ok" where the value is valid (see
+# helper-bad-inputs.R), else a ducksassy_error.
 expected_outcome <- function(matrix, fn, arg, value) {
   if (arg == "(good call)") {
     return("ok")
   }
-  ok <- matrix[[fn]]$ok[[sub("^option ", "", arg)]]
-  if (value %in% ok) "ok" else "ducksassy_error"
+  if (startsWith(arg, "option ")) {
+    opt <- sub("^option ", "", arg)
+    valid <- value %in% c("null", "matrix", bad_input_option_ok[[opt]])
+    return(if (valid) "ok" else "ducksassy_error")
+  }
+  row <- matrix[[fn]]
+  good <- row$args[[arg]]
+  atomic <- is.atomic(good) && !is.null(good)
+  valid <- value %in% row$ok[[arg]] ||
+    (value == "matrix" && atomic) ||
+    (value == "true" && is.logical(good))
+  if (valid && !(value %in% row$fail[[arg]])) "ok" else "ducksassy_error"
 }
 
 test_that("every exported function and argument has a row in the bad-input matrix", {
@@ -94,36 +121,62 @@ test_that("every exported function and argument has a row in the bad-input matri
   )
   for (fn in intersect(exports, names(bad_input_matrix))) {
     formals <- setdiff(names(formals(getExportedValue("ducksassy", fn))), "...")
-    expect_identical(setdiff(formals, names(bad_input_matrix[[fn]]$args)), character(),
+    expect_identical(as.character(setdiff(formals, names(bad_input_matrix[[fn]]$args))), character(),
       info = paste0("arguments of ", fn, "() missing from its row in helper-bad-inputs.R")
     )
   }
 })
 
-test_that("bad input to any argument is a ducksassy_error or the documented result, never a crash", {
-  skip_if_not_installed("callr")
-  progress <- tempfile("bad-inputs-progress-")
-  res <- tryCatch(
-    callr::r(
+# Run the matrix in `n` subprocesses at once (rows split between them);
+# returns the combined outcomes, or fails naming the call a subprocess died at.
+run_matrix_in_subprocesses <- function(matrix, n = 2L, timeout = 240) {
+  groups <- split(names(matrix), rep_len(seq_len(n), length(matrix)))
+  procs <- lapply(groups, function(fns) {
+    progress <- tempfile("bad-inputs-progress-")
+    wd <- tempfile("bad-inputs-wd-")
+    dir.create(wd)
+    p <- callr::r_bg(
       run_bad_input_matrix,
       args = list(
-        matrix = bad_input_matrix, values = bad_input_values,
+        matrix = matrix[fns], values = bad_input_values,
         option_good = bad_input_option_good, setup = bad_input_setup,
         progress = progress
       ),
       libpath = .libPaths(),
       env = c(callr::rcmd_safe_env(), DUCKSASSY_THREADS = "1"),
-      timeout = 300
-    ),
-    error = function(e) {
-      last <- if (file.exists(progress)) utils::tail(readLines(progress), 1L) else "(none)"
+      wd = wd,
+      supervise = TRUE
+    )
+    list(p = p, progress = progress, wd = wd)
+  })
+  deadline <- Sys.time() + timeout
+  out <- list()
+  for (x in procs) {
+    left <- as.numeric(difftime(deadline, Sys.time(), units = "secs"))
+    x$p$wait(max(1, left) * 1000)
+    last <- if (file.exists(x$progress)) utils::tail(readLines(x$progress, warn = FALSE), 1L) else "(start)"
+    if (x$p$is_alive()) {
+      x$p$kill()
+      fail(paste0("the bad-input matrix hung (over ", timeout, " s) at: ", last))
+      next
+    }
+    res <- tryCatch(x$p$get_result(), error = function(e) {
       fail(paste0(
-        "the bad-input matrix subprocess died (a crash or a hang) at: ", last,
-        "\n", conditionMessage(e)
+        "the bad-input matrix subprocess died (a crash?) at: ", last, "\n",
+        conditionMessage(e)
       ))
       NULL
-    }
-  )
+    })
+    unlink(c(x$progress, x$wd), recursive = TRUE)
+    out <- c(out, list(res))
+  }
+  do.call(rbind, out)
+}
+
+test_that("bad input to any argument is a ducksassy_error or the documented result, never a crash", {
+  skip_on_cran()
+  skip_if_not_installed("callr")
+  res <- run_matrix_in_subprocesses(bad_input_matrix)
   if (is.null(res)) {
     return(invisible())
   }
@@ -144,8 +197,18 @@ test_that("bad input to any argument is a ducksassy_error or the documented resu
       )), collapse = "\n")
     )
   )
-  # every function was exercised, and no single call took long (a hang)
-  expect_gt(nrow(res), 1000L)
+  skipped <- unlist(lapply(names(bad_input_matrix), function(fn) {
+    s <- bad_input_matrix[[fn]]$skip
+    unlist(lapply(names(s), function(arg) paste0(fn, "(", arg, " = ", names(s[[arg]]), "): ", s[[arg]])))
+  }))
+  if (length(skipped) > 0L) {
+    message("Bad-input cells not run (known bugs):\n", paste0("  ", skipped, collapse = "\n"))
+  }
+  # every row ran, and no single call took long (a near-hang)
+  expect_gt(nrow(res), 2000L)
   slow <- res[res$seconds > 10, c("fn", "arg", "value", "seconds"), drop = FALSE]
-  expect_identical(nrow(slow), 0L, info = paste(utils::capture.output(print(slow)), collapse = "\n"))
+  expect(nrow(slow) == 0L, paste0(
+    "bad-input calls that took over 10 s:\n",
+    paste(utils::capture.output(print(slow, row.names = FALSE)), collapse = "\n")
+  ))
 })

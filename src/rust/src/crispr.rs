@@ -2,7 +2,8 @@
 //! `ducksassy_core` call (`crispr::plan`, then the engine or the FASTX
 //! reader), R values out. See `sassy_crispr()` in R for the contract and
 //! `core/src/crispr.rs` for the definition. Errors come back as values of
-//! class `ducksassy_rust_error`, like the other entry points.
+//! class `ducksassy_rust_error`, like the other entry points; a panic (a
+//! bug) becomes one too, through `crate::guard`.
 
 use ducksassy_core::crispr::{self, CrisprOptions};
 use ducksassy_core::fastx::{self, BatchSize, FastxError, SearchOutput};
@@ -17,7 +18,7 @@ fn ds_crispr(
     texts: Robj,
     guides: Robj,
     k: i32,
-    pam_length: i32,
+    pam_length: Robj,
     allow_pam_edits: bool,
     max_n_frac: f64,
     rc: bool,
@@ -25,21 +26,16 @@ fn ds_crispr(
     threads: i32,
     max_hits: f64,
 ) -> Robj {
-    let r = (|| -> std::result::Result<Robj, CoreError> {
-        let texts = crate::borrow_strings(&texts, "texts")?;
-        let plan = crispr_plan(&guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits)?;
-        let ctl = Control::new();
-        let mut poll = || unsafe { crate::ducksassy_check_interrupt() != 0 };
-        match run(&plan, &texts, &ctl, Some(&mut poll))? {
-            Output::Hits(bufs) => {
-                let r = crate::hits_to_r(&bufs, cigar);
-                ducksassy_core::hits::recycle(bufs);
-                Ok(r)
+    crate::guard(|| match search_texts(texts, guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits) {
+        Ok(r) => r,
+        Err(e) => {
+            if matches!(e, CoreError::Interrupted | CoreError::TooManyHits { .. }) {
+                // the dropped buffers of a big search, back to the system now
+                crate::release_memory();
             }
-            Output::Values(_) => Err(CoreError::Internal("a CRISPR search returned counts".into())),
+            crate::error_value(&e)
         }
-    })();
-    r.unwrap_or_else(|e| crate::error_value(&e))
+    })
 }
 
 /// CRISPR search of FASTA/FASTQ files, streamed in batches by the FASTX
@@ -51,7 +47,7 @@ fn ds_crispr_fastx(
     paths: Robj,
     guides: Robj,
     k: i32,
-    pam_length: i32,
+    pam_length: Robj,
     allow_pam_edits: bool,
     max_n_frac: f64,
     rc: bool,
@@ -61,35 +57,74 @@ fn ds_crispr_fastx(
     batch_bytes: f64,
     batch_records: f64,
 ) -> Robj {
-    let r = (|| -> std::result::Result<Robj, FastxError> {
-        let plan = crispr_plan(&guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits)?;
-        let paths = path_strings(&paths)?;
-        let size = {
-            let d = BatchSize::for_threads(plan.threads);
-            let pick = |x: f64, dflt: usize| if x.is_finite() && x >= 1.0 { x.min(usize::MAX as f64) as usize } else { dflt };
-            BatchSize { bytes: pick(batch_bytes, d.bytes), records: pick(batch_records, d.records) }
-        };
-        let ctl = Control::new();
-        let mut poll = || unsafe { crate::ducksassy_check_interrupt() != 0 };
-        match fastx::search(&plan, &paths, size, &ctl, &mut poll)? {
-            SearchOutput::Hits(h) => {
-                let r = fastx_hits_to_r(&h, cigar);
-                ducksassy_core::hits::recycle(h.bufs);
-                r
+    crate::guard(|| {
+        let plan = crispr_plan(&guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits);
+        match plan.map_err(FastxError::from).and_then(|plan| search_files(&plan, &paths, cigar, batch_bytes, batch_records)) {
+            Ok(r) => r,
+            Err(e) => {
+                if matches!(e, FastxError::Core(CoreError::Interrupted | CoreError::TooManyHits { .. })) {
+                    crate::release_memory();
+                }
+                fastx_error_value(&e)
             }
-            SearchOutput::Values(_) => Err(CoreError::Internal("a CRISPR search returned counts".into()).into()),
         }
-    })();
-    r.unwrap_or_else(|e| fastx_error_value(&e))
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn search_texts(
+    texts: Robj,
+    guides: Robj,
+    k: i32,
+    pam_length: Robj,
+    allow_pam_edits: bool,
+    max_n_frac: f64,
+    rc: bool,
+    cigar: bool,
+    threads: i32,
+    max_hits: f64,
+) -> std::result::Result<Robj, CoreError> {
+    let texts = crate::borrow_strings(&texts, "texts")?;
+    let plan = crispr_plan(&guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits)?;
+    let ctl = Control::new();
+    let mut poll = || unsafe { crate::ducksassy_check_interrupt() != 0 };
+    match run(&plan, &texts, &ctl, Some(&mut poll))? {
+        Output::Hits(bufs) => {
+            let r = crate::hits_to_r(&bufs, cigar);
+            ducksassy_core::hits::recycle(bufs);
+            Ok(r)
+        }
+        Output::Values(_) => Err(CoreError::Internal("a CRISPR search returned counts".into())),
+    }
+}
+
+fn search_files(plan: &SearchPlan, paths: &Robj, cigar: bool, batch_bytes: f64, batch_records: f64) -> std::result::Result<Robj, FastxError> {
+    let paths = path_strings(paths)?;
+    let size = {
+        let d = BatchSize::for_threads(plan.threads);
+        let pick = |x: f64, dflt: usize| if x.is_finite() && x >= 1.0 { x.min(usize::MAX as f64) as usize } else { dflt };
+        BatchSize { bytes: pick(batch_bytes, d.bytes), records: pick(batch_records, d.records) }
+    };
+    let ctl = Control::new();
+    let mut poll = || unsafe { crate::ducksassy_check_interrupt() != 0 };
+    match fastx::search(plan, &paths, size, &ctl, &mut poll)? {
+        SearchOutput::Hits(h) => {
+            let r = fastx_hits_to_r(&h, cigar);
+            ducksassy_core::hits::recycle(h.bufs);
+            r
+        }
+        SearchOutput::Values(_) => Err(CoreError::Internal("a CRISPR search returned counts".into()).into()),
+    }
 }
 
 /// The validated plan (`NaN` = no limit for `max_hits`; `NA` integers become
 /// invalid values that the core rejects with a message naming them).
+/// `pam_length` is an integer vector: one value, or one per guide.
 #[allow(clippy::too_many_arguments)]
 fn crispr_plan(
     guides: &Robj,
     k: i32,
-    pam_length: i32,
+    pam_length: Robj,
     allow_pam_edits: bool,
     max_n_frac: f64,
     rc: bool,
@@ -97,9 +132,22 @@ fn crispr_plan(
     threads: i32,
     max_hits: f64,
 ) -> std::result::Result<SearchPlan, CoreError> {
-    if pam_length < 1 {
-        let v = if pam_length == i32::MIN { "NA".to_string() } else { pam_length.to_string() };
-        return Err(CoreError::InvalidArgument { arg: "pam_length", index: None, value: v, expected: "a whole number >= 1".into() });
+    let Some(pam) = pam_length.as_integer_slice() else {
+        return Err(CoreError::InvalidArgument {
+            arg: "pam_length",
+            index: None,
+            value: format!("{:?}", pam_length.rtype()),
+            expected: "an integer vector".into(),
+        });
+    };
+    let mut pam_lengths = Vec::with_capacity(pam.len());
+    for (i, &p) in pam.iter().enumerate() {
+        if p < 1 {
+            let v = if p == i32::MIN { "NA".to_string() } else { p.to_string() };
+            let index = (pam.len() > 1).then_some(i);
+            return Err(CoreError::InvalidArgument { arg: "pam_length", index, value: v, expected: "a whole number >= 1".into() });
+        }
+        pam_lengths.push(p as usize);
     }
     let opts = SearchOptions {
         k: if k == i32::MIN { -1 } else { k as i64 },
@@ -109,7 +157,7 @@ fn crispr_plan(
         max_hits: (!max_hits.is_nan()).then(|| max_hits.max(0.0) as u64),
         ..Default::default()
     };
-    let c = CrisprOptions { pam_length: pam_length as usize, allow_pam_edits, max_n_frac };
+    let c = CrisprOptions { pam_length: pam_lengths, allow_pam_edits, max_n_frac };
     let g = crate::borrow_strings(guides, "guides")?;
     let mut bytes = Vec::with_capacity(g.len());
     for (i, s) in g.iter().enumerate() {

@@ -36,9 +36,70 @@ fn ds_search(
     mode: &str,
     max_hits: f64,
 ) -> Robj {
-    match search(texts, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits) {
+    guard(|| match search(texts, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits) {
         Ok(r) => r,
-        Err(e) => error_value(&e),
+        Err(e) => {
+            if matches!(e, CoreError::Interrupted | CoreError::TooManyHits { .. }) {
+                // the dropped buffers of a big search, back to the system now
+                release_memory();
+            }
+            error_value(&e)
+        }
+    })
+}
+
+/// Run an entry point's body; a panic (a bug: validation should make them
+/// impossible) becomes an error value of class `ducksassy_internal_error`,
+/// so R gets a classed condition, the session goes on and the next call
+/// works. (extendr would catch it too, but as an unclassed R error.)
+pub(crate) fn guard(f: impl FnOnce() -> Robj) -> Robj {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(p) => {
+            let msg = p
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic without a message".to_string());
+            release_memory();
+            error_value(&CoreError::Internal(msg))
+        }
+    }
+}
+
+/// Return freed memory to the operating system (glibc keeps the freed pages
+/// of the worker threads' arenas otherwise, and RSS stays at its peak after
+/// an interrupted or failed search). A no-op elsewhere.
+pub(crate) fn release_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        extern "C" {
+            fn malloc_trim(pad: usize) -> c_int;
+        }
+        // SAFETY: glibc's malloc_trim only walks the allocator's own arenas.
+        unsafe {
+            malloc_trim(0);
+        }
+    }
+}
+
+/// Test hook (tests/testthat/test-safety-matrix.R): with the environment
+/// variable `DUCKSASSY_TEST_PANIC` set, `mode = "panic"` panics on R's main
+/// thread and `mode = "panic-worker"` in a worker of the search's thread pool,
+/// to check that either becomes a classed R error and the next call works.
+fn test_panic(mode: &str, threads: i32) -> std::result::Result<(), CoreError> {
+    if std::env::var_os("DUCKSASSY_TEST_PANIC").is_none() {
+        return Ok(());
+    }
+    match mode {
+        "panic" => panic!("test panic on the main thread (DUCKSASSY_TEST_PANIC)"),
+        "panic-worker" => {
+            let pool = ducksassy_core::pool::get(threads.max(1) as usize).map_err(CoreError::Internal)?;
+            // install() runs the closure on a worker and re-raises its panic here
+            pool.install(|| -> () { panic!("test panic in a worker thread (DUCKSASSY_TEST_PANIC)") });
+            Ok(())
+        }
+        _ => Ok(()),
     }
 }
 
@@ -78,6 +139,7 @@ fn search(
     mode: &str,
     max_hits: f64,
 ) -> std::result::Result<Robj, CoreError> {
+    test_panic(mode, threads)?;
     let opts = SearchOptions {
         k: if k == i32::MIN { -1 } else { k as i64 },
         alphabet: Alphabet::parse(alphabet)?,

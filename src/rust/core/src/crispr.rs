@@ -4,8 +4,8 @@
 //! # Definition
 //!
 //! A guide `G` of length `L` is a spacer `S = G[..L - P]` followed by its PAM
-//! `G[L - P..]` (`P = pam_length`, IUPAC letters, e.g. `NGG`). A hit ends at
-//! text position `e` (0-based, exclusive) when
+//! `G[L - P..]` (`P` = the guide's `pam_length`, IUPAC letters, e.g. `NGG`).
+//! A hit ends at text position `e` (0-based, exclusive) when
 //!
 //! * without `allow_pam_edits`: the PAM matches `text[e - P..e]` letter by
 //!   letter (IUPAC sets intersect, no edits), and the spacer aligns to a
@@ -33,7 +33,8 @@
 //! every end position, and a filter that runs before traceback and keeps an
 //! end position only if the PAM matches the text that follows it (and a
 //! cheap lower bound of the N fraction passes). So guides of different
-//! lengths and PAMs mix freely in one plan: nothing is shared between them.
+//! lengths, PAMs and PAM lengths mix freely in one plan: nothing is shared
+//! between them.
 //! The reverse strand is searched as the engine does it: the complemented
 //! guide (complemented spacer, then complemented PAM) on the reversed text.
 //!
@@ -53,9 +54,10 @@ use sassy::{Match, Strand};
 /// CRISPR options as the caller gives them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CrisprOptions {
-    /// Letters at the end of each guide that are its PAM; `1 <= pam_length <
-    /// len(guide)`. Default 3 (`NGG`).
-    pub pam_length: usize,
+    /// Letters at the end of each guide that are its PAM: one value for every
+    /// guide, or one per guide; `1 <= pam_length < len(guide)`. Default 3
+    /// (`NGG`).
+    pub pam_length: Vec<usize>,
     /// Allow edits in the PAM: then the whole guide is searched with `k`
     /// edits and nothing is required of the PAM. Default `false`.
     pub allow_pam_edits: bool,
@@ -66,14 +68,15 @@ pub struct CrisprOptions {
 
 impl Default for CrisprOptions {
     fn default() -> Self {
-        CrisprOptions { pam_length: 3, allow_pam_edits: false, max_n_frac: 0.2 }
+        CrisprOptions { pam_length: vec![3], allow_pam_edits: false, max_n_frac: 0.2 }
     }
 }
 
 /// The validated CRISPR part of a [`SearchPlan`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct CrisprPlan {
-    pub pam_length: usize,
+    /// PAM length of each guide.
+    pub pam_length: Vec<usize>,
     pub allow_pam_edits: bool,
     pub max_n_frac: f64,
 }
@@ -87,8 +90,18 @@ pub fn plan(opts: &SearchOptions, guides: &[&[u8]], c: &CrisprOptions) -> Result
     if guides.is_empty() {
         return Err(CoreError::invalid("guides", None, "a vector of length 0", "at least one guide"));
     }
-    if c.pam_length < 1 {
-        return Err(CoreError::invalid("pam_length", None, c.pam_length, "a whole number >= 1"));
+    if c.pam_length.len() != 1 && c.pam_length.len() != guides.len() {
+        return Err(CoreError::invalid(
+            "pam_length",
+            None,
+            format!("{} values", c.pam_length.len()),
+            format!("one value or one per guide ({})", guides.len()),
+        ));
+    }
+    let pam_of = |i: usize| if c.pam_length.len() == 1 { c.pam_length[0] } else { c.pam_length[i] };
+    if let Some(i) = (0..c.pam_length.len()).find(|&i| c.pam_length[i] < 1) {
+        let index = (c.pam_length.len() > 1).then_some(i);
+        return Err(CoreError::invalid("pam_length", index, c.pam_length[i], "a whole number >= 1"));
     }
     if !(0.0..=1.0).contains(&c.max_n_frac) {
         return Err(CoreError::invalid("max_n_frac", None, c.max_n_frac, "a number in [0, 1]"));
@@ -110,16 +123,18 @@ pub fn plan(opts: &SearchOptions, guides: &[&[u8]], c: &CrisprOptions) -> Result
         if let Some((position, letter)) = first_invalid_letter(Alphabet::Iupac, g) {
             return Err(CoreError::InvalidLetter { arg: "guides", index: i, position, letter, alphabet: "iupac" });
         }
-        if c.pam_length >= g.len() {
+        let pam_length = pam_of(i);
+        if pam_length >= g.len() {
+            let index = (c.pam_length.len() > 1).then_some(i);
             return Err(CoreError::invalid(
                 "pam_length",
-                None,
-                c.pam_length,
+                index,
+                pam_length,
                 format!("less than the length of `guides`[{}] ({})", i + 1, g.len()),
             ));
         }
         // what is searched with k edits: the spacer, or the whole guide
-        let searched = if c.allow_pam_edits { g.len() } else { g.len() - c.pam_length };
+        let searched = if c.allow_pam_edits { g.len() } else { g.len() - pam_length };
         if k >= searched {
             let what = if c.allow_pam_edits { "the length" } else { "the spacer length (guide minus PAM)" };
             return Err(CoreError::invalid("k", None, k, format!("less than {what} of `guides`[{}] ({searched})", i + 1)));
@@ -145,7 +160,11 @@ pub fn plan(opts: &SearchOptions, guides: &[&[u8]], c: &CrisprOptions) -> Result
     })?;
     // each guide alone: the PAM filter is per guide (see the module docs)
     plan.groups = (0..guides.len()).map(PatternGroup::Single).collect();
-    plan.crispr = Some(CrisprPlan { pam_length: c.pam_length, allow_pam_edits: c.allow_pam_edits, max_n_frac: c.max_n_frac });
+    plan.crispr = Some(CrisprPlan {
+        pam_length: (0..guides.len()).map(pam_of).collect(),
+        allow_pam_edits: c.allow_pam_edits,
+        max_n_frac: c.max_n_frac,
+    });
     Ok(plan)
 }
 
@@ -153,19 +172,20 @@ pub fn plan(opts: &SearchOptions, guides: &[&[u8]], c: &CrisprOptions) -> Result
 /// to `keep` in slice coordinates. `w.rev` holds the reversed slice when
 /// `plan.rc` (the sink sets it).
 pub(crate) fn guide_hits(plan: &SearchPlan, c: &CrisprPlan, pi: usize, text: &[u8], w: &mut Worker, keep: &mut Keep) {
-    strand_hits(plan.k, c, &plan.patterns[pi], text, w, |m| keep.fwd(pi, m));
+    let pam_length = c.pam_length[pi];
+    strand_hits(plan.k, c, pam_length, &plan.patterns[pi], text, w, |m| keep.fwd(pi, m));
     if plan.rc {
         let rev = std::mem::take(&mut w.rev);
         // complement of guide = complemented spacer, then complemented PAM,
         // read along the reversed text: the same layout as forward
-        strand_hits(plan.k, c, &plan.complements[pi], &rev, w, |m| keep.rc(pi, m));
+        strand_hits(plan.k, c, pam_length, &plan.complements[pi], &rev, w, |m| keep.rc(pi, m));
         w.rev = rev;
     }
 }
 
 /// Hits of one (possibly complemented) guide on one strand's text.
-fn strand_hits(k: usize, c: &CrisprPlan, guide: &[u8], text: &[u8], w: &mut Worker, mut emit: impl FnMut(&Match)) {
-    let (searched, pam) = if c.allow_pam_edits { (guide, &guide[guide.len()..]) } else { guide.split_at(guide.len() - c.pam_length) };
+fn strand_hits(k: usize, c: &CrisprPlan, pam_length: usize, guide: &[u8], text: &[u8], w: &mut Worker, mut emit: impl FnMut(&Match)) {
+    let (searched, pam) = if c.allow_pam_edits { (guide, &guide[guide.len()..]) } else { guide.split_at(guide.len() - pam_length) };
     let after = pam.len();
     let max_n = c.max_n_frac;
     // The alignment's region contains text[e - (len - k)..e] (at most k of the
@@ -264,7 +284,13 @@ mod tests {
         let e = p(o.clone(), &["ACGTAGG", "AGG"], c.clone()).unwrap_err();
         assert_eq!(e.arg(), Some("pam_length"));
         assert!(e.to_string().contains("`guides`[2]"), "{e}");
-        assert_eq!(p(o.clone(), &["ACGTAGG"], CrisprOptions { pam_length: 0, ..c.clone() }).unwrap_err().arg(), Some("pam_length"));
+        assert_eq!(p(o.clone(), &["ACGTAGG"], CrisprOptions { pam_length: vec![0], ..c.clone() }).unwrap_err().arg(), Some("pam_length"));
+        // one PAM length per guide
+        assert!(p(o.clone(), &["ACGTAGG", "ACGTACGTNNGRRT"], CrisprOptions { pam_length: vec![3, 6], ..c.clone() }).is_ok());
+        let e = p(o.clone(), &["ACGTAGG", "ACGTAGG"], CrisprOptions { pam_length: vec![3, 7], ..c.clone() }).unwrap_err();
+        assert_eq!((e.arg(), e.index()), (Some("pam_length"), Some(1)));
+        assert!(p(o.clone(), &["ACGTAGG", "ACGTAGG"], CrisprOptions { pam_length: vec![3, 3, 3], ..c.clone() }).is_err());
+        assert!(p(o.clone(), &["ACGTAGG"], CrisprOptions { pam_length: vec![], ..c.clone() }).is_err());
         assert_eq!(p(o.clone(), &["ACGTAGG"], CrisprOptions { max_n_frac: 1.5, ..c.clone() }).unwrap_err().arg(), Some("max_n_frac"));
         assert_eq!(p(o.clone(), &["ACGTAGG"], CrisprOptions { max_n_frac: f64::NAN, ..c.clone() }).unwrap_err().arg(), Some("max_n_frac"));
         // k must be below the spacer length, or the guide length with PAM edits

@@ -99,6 +99,16 @@ pub fn run(
             }
         }
     }
+    if plan.mode != Mode::Hits {
+        // the records x patterns result: a failed allocation would abort the
+        // process (and R with it), so probe for it first
+        let cells = texts.len().checked_mul(plan.patterns.len());
+        if !cells.is_some_and(|c| Vec::<i32>::new().try_reserve_exact(c).is_ok()) {
+            return Err(CoreError::TooLarge {
+                what: format!("{} records x {} patterns", texts.len(), plan.patterns.len()),
+            });
+        }
+    }
     let pool = crate::pool::get(plan.threads).map_err(CoreError::Internal)?;
     let enc = encode_groups(plan);
     let tasks = plan_tasks(plan, texts);

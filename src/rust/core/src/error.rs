@@ -27,6 +27,10 @@ pub enum CoreError {
     /// More hits than the configured limit would be held in memory.
     #[error("the search found more than {limit} hits (the `max_hits` limit)")]
     TooManyHits { limit: u64 },
+    /// The result (a records x patterns matrix of counts) cannot be
+    /// allocated: refused before the search instead of aborting the process.
+    #[error("the result would be too large for memory: {what}")]
+    TooLarge { what: String },
     /// The caller asked to stop (Ctrl-C in R).
     #[error("the search was interrupted")]
     Interrupted,
@@ -42,7 +46,7 @@ impl CoreError {
             CoreError::InvalidArgument { .. } | CoreError::InvalidLetter { .. } => {
                 "ducksassy_input_error"
             }
-            CoreError::TooManyHits { .. } => "ducksassy_limit_error",
+            CoreError::TooManyHits { .. } | CoreError::TooLarge { .. } => "ducksassy_limit_error",
             CoreError::Interrupted => "ducksassy_interrupt",
             CoreError::Internal(_) => "ducksassy_internal_error",
         }

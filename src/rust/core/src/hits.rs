@@ -174,6 +174,26 @@ static SPARE: std::sync::Mutex<Vec<HitBuffer>> = std::sync::Mutex::new(Vec::new(
 /// Spare buffers kept, and the largest row capacity worth keeping.
 const SPARE_MAX: usize = 256;
 const SPARE_MAX_ROWS: usize = 1 << 20;
+/// Most heap bytes all spare buffers together may keep: without a total
+/// bound, 256 buffers of 2^20 rows could keep gigabytes after one big (or
+/// interrupted) search for the rest of the R session.
+pub const SPARE_MAX_BYTES: usize = 64 << 20;
+
+impl HitBuffer {
+    /// Heap bytes reserved by the columns (capacity, not length).
+    pub fn heap_bytes(&self) -> usize {
+        4 * (self.record.capacity()
+            + self.pattern.capacity()
+            + self.start.capacity()
+            + self.end.capacity()
+            + self.pattern_start.capacity()
+            + self.pattern_end.capacity()
+            + self.cost.capacity())
+            + self.minus.capacity()
+            + self.cigar_bytes.capacity()
+            + std::mem::size_of::<usize>() * self.cigar_ends.capacity()
+    }
+}
 
 /// An empty buffer, reused when one is spare.
 pub fn take_buffer() -> HitBuffer {
@@ -181,15 +201,25 @@ pub fn take_buffer() -> HitBuffer {
     spare.pop().unwrap_or_default()
 }
 
-/// Return buffers for reuse (cleared; very large ones are dropped).
+/// Return buffers for reuse (cleared; very large ones are dropped, and so is
+/// any that would take the spares over [`SPARE_MAX_BYTES`]).
 pub fn recycle(bufs: Vec<HitBuffer>) {
     let mut spare = SPARE.lock().unwrap_or_else(|e| e.into_inner());
+    let mut kept: usize = spare.iter().map(HitBuffer::heap_bytes).sum();
     for mut b in bufs {
-        if spare.len() < SPARE_MAX && b.record.capacity() <= SPARE_MAX_ROWS {
+        let bytes = b.heap_bytes();
+        if spare.len() < SPARE_MAX && b.record.capacity() <= SPARE_MAX_ROWS && kept + bytes <= SPARE_MAX_BYTES {
             b.clear();
+            kept += bytes;
             spare.push(b);
         }
     }
+}
+
+/// Heap bytes held by the spare buffers now (for tests of the bound).
+pub fn spare_bytes() -> usize {
+    let spare = SPARE.lock().unwrap_or_else(|e| e.into_inner());
+    spare.iter().map(HitBuffer::heap_bytes).sum()
 }
 
 #[cfg(test)]

@@ -67,8 +67,7 @@ fn anchored(pat: &[u8], text: &[u8], end: usize, k: usize) -> Option<(i32, Vec<u
 }
 
 /// Every end position of `guide` on one strand's text `t` that qualifies.
-fn oracle_strand(guide: &[u8], t: &[u8], k: usize, c: &CrisprOptions, minus: bool, out: &mut BTreeMap<Key, Expect>) {
-    let p = c.pam_length;
+fn oracle_strand(guide: &[u8], t: &[u8], k: usize, p: usize, c: &CrisprOptions, minus: bool, out: &mut BTreeMap<Key, Expect>) {
     let (searched, pam) = if c.allow_pam_edits { (guide, &guide[guide.len()..]) } else { guide.split_at(guide.len() - p) };
     for e in pam.len()..=t.len() {
         let sp_end = e - pam.len();
@@ -89,11 +88,11 @@ fn oracle_strand(guide: &[u8], t: &[u8], k: usize, c: &CrisprOptions, minus: boo
     }
 }
 
-fn oracle(guide: &[u8], text: &[u8], k: usize, rc: bool, c: &CrisprOptions) -> BTreeMap<Key, Expect> {
+fn oracle(guide: &[u8], text: &[u8], k: usize, rc: bool, pam_length: usize, c: &CrisprOptions) -> BTreeMap<Key, Expect> {
     let mut out = BTreeMap::new();
-    oracle_strand(guide, text, k, c, false, &mut out);
+    oracle_strand(guide, text, k, pam_length, c, false, &mut out);
     if rc {
-        oracle_strand(guide, &revcomp(text), k, c, true, &mut out);
+        oracle_strand(guide, &revcomp(text), k, pam_length, c, true, &mut out);
     }
     out
 }
@@ -124,10 +123,11 @@ fn check_record(
     text: &[u8],
     k: usize,
     rc: bool,
+    pam_length: usize,
     c: &CrisprOptions,
     ctx: &str,
 ) {
-    let want = oracle(guide, text, k, rc, c);
+    let want = oracle(guide, text, k, rc, pam_length, c);
     let n = text.len();
     let rctext = revcomp(text);
     let mut seen = std::collections::BTreeSet::new();
@@ -150,7 +150,7 @@ fn check_record(
             .unwrap_or_else(|err| panic!("{ctx}: bad CIGAR {} at {key:?}: {err}", String::from_utf8_lossy(cigar)));
         assert_eq!(cost, x.cost, "{ctx}: CIGAR {} cost", String::from_utf8_lossy(cigar));
         if !c.allow_pam_edits {
-            assert!(ends_with_matches(cigar) >= c.pam_length, "{ctx}: PAM not all matches in {}", String::from_utf8_lossy(cigar));
+            assert!(ends_with_matches(cigar) >= pam_length, "{ctx}: PAM not all matches in {}", String::from_utf8_lossy(cigar));
         }
     }
     for (key, x) in &want {
@@ -190,7 +190,8 @@ fn check_all(hits: &HitBuffer, opts: &SearchOptions, c: &CrisprOptions, guides: 
                         String::from_utf8_lossy(&t[..t.len().min(80)]),
                         String::from_utf8_lossy(g)
                     );
-                    check_record(hits, &r, g, t, opts.k as usize, opts.rc, c, &ctx)
+                    let pam_length = if c.pam_length.len() == 1 { c.pam_length[0] } else { c.pam_length[gi] };
+                    check_record(hits, &r, g, t, opts.k as usize, opts.rc, pam_length, c, &ctx)
                 }
             }
         }
@@ -200,9 +201,14 @@ fn check_all(hits: &HitBuffer, opts: &SearchOptions, c: &CrisprOptions, guides: 
 
 const PAMS: [&[u8]; 6] = [b"NGG", b"NAG", b"TTTV", b"G", b"NNGRRT", b"YG"];
 
-fn random_guides(r: &mut StdRng, pam_length: usize) -> Vec<Vec<u8>> {
-    (0..r.random_range(1..5))
+/// Guides with a PAM of `pam_length` letters each, or of random lengths
+/// (returned) when `pam_length` is 0.
+fn random_guides(r: &mut StdRng, pam_length: usize) -> (Vec<Vec<u8>>, Vec<usize>) {
+    let mut lengths = Vec::new();
+    let guides = (0..r.random_range(1..5))
         .map(|_| {
+            let pam_length = if pam_length == 0 { r.random_range(1..7) } else { pam_length };
+            lengths.push(pam_length);
             let spacer_len = r.random_range(3..14);
             let mut g = if r.random_bool(0.8) { random_acgt(r, spacer_len) } else { random_seq(r, ducksassy_core::Alphabet::Iupac, spacer_len) };
             // a PAM of the right length: a known one cut or padded, or random IUPAC
@@ -213,14 +219,19 @@ fn random_guides(r: &mut StdRng, pam_length: usize) -> Vec<Vec<u8>> {
             g.extend(pam);
             g
         })
-        .collect()
+        .collect();
+    (guides, lengths)
 }
 
-fn random_case(r: &mut StdRng) -> (SearchOptions, CrisprOptions, Vec<Vec<u8>>, Vec<Option<Vec<u8>>>) {
-    let pam_length = r.random_range(1..5);
-    let guides = random_guides(r, pam_length);
+/// Options, CRISPR options, guides and texts of one random case.
+type Case = (SearchOptions, CrisprOptions, Vec<Vec<u8>>, Vec<Option<Vec<u8>>>);
+
+fn random_case(r: &mut StdRng) -> Case {
+    // one PAM length for all guides, or one per guide (0)
+    let pam_length = if r.random_bool(0.3) { 0 } else { r.random_range(1..5) };
+    let (guides, lengths) = random_guides(r, pam_length);
     let allow_pam_edits = r.random_bool(0.25);
-    let min_searched = guides.iter().map(|g| if allow_pam_edits { g.len() } else { g.len() - pam_length }).min().unwrap();
+    let min_searched = guides.iter().zip(&lengths).map(|(g, p)| if allow_pam_edits { g.len() } else { g.len() - p }).min().unwrap();
     let k = r.random_range(0..min_searched.min(4));
     let max_n_frac = [0.0, 0.1, 0.2, 0.34, 0.5, 1.0][r.random_range(0..6)];
     let rc = r.random_bool(0.7);
@@ -249,6 +260,7 @@ fn random_case(r: &mut StdRng) -> (SearchOptions, CrisprOptions, Vec<Vec<u8>>, V
         })
         .collect();
     let opts = SearchOptions { k: k as i64, rc, threads: r.random_range(1..4), ..Default::default() };
+    let pam_length = if pam_length == 0 { lengths } else { vec![pam_length] };
     (opts, CrisprOptions { pam_length, allow_pam_edits, max_n_frac }, guides, texts)
 }
 
@@ -302,7 +314,7 @@ fn random_genomes_with_windows_and_threads_equal_the_oracle() {
             let e = r.random_range(0..4);
             plant(&mut r, &mut genome, &g, e);
         }
-        let c = CrisprOptions { pam_length: pam.len(), allow_pam_edits: case % 4 == 1, max_n_frac: 0.2 };
+        let c = CrisprOptions { pam_length: vec![pam.len()], allow_pam_edits: case % 4 == 1, max_n_frac: 0.2 };
         let k = 1 + case % 4;
         let texts = vec![Some(genome)];
         let base = SearchOptions { k: k as i64, threads: 1, ..Default::default() };

@@ -549,3 +549,47 @@ fn regression_x_in_pattern_with_overhang_is_an_argument_error() {
         assert!(h.cost[i] <= 1);
     }
 }
+
+/// A count matrix that cannot be allocated (records x patterns) made the
+/// merge's allocation fail, which aborts the process (and R with it); now a
+/// typed error before any search. Needs the kernel to refuse impossible
+/// allocations (overcommit mode 0 or 2, the defaults), as it does for R.
+#[test]
+fn regression_count_matrix_too_large_is_an_error_not_an_abort() {
+    let overcommit = std::fs::read_to_string("/proc/sys/vm/overcommit_memory").unwrap_or_default();
+    if overcommit.trim() == "1" {
+        eprintln!("skipped: vm.overcommit_memory = 1 grants any allocation");
+        return;
+    }
+    // 2^22 records x 2^17 patterns x 4 bytes = 2 TiB
+    let texts: Vec<Option<&[u8]>> = vec![None; 1 << 22];
+    let pats: Vec<&[u8]> = vec![b"ACGTACGT"; 1 << 17];
+    for mode in [Mode::Count, Mode::Contains] {
+        let plan = SearchPlan::new(&SearchOptions { mode, ..Default::default() }, &pats).unwrap();
+        let e = run(&plan, &texts, &Control::new(), None).unwrap_err();
+        assert!(matches!(&e, CoreError::TooLarge { .. }), "{e:?}");
+        assert_eq!(e.class(), "ducksassy_limit_error");
+    }
+}
+
+/// Recycled hit buffers were bounded in number (256) and rows each (2^20)
+/// but not in total, so one big or interrupted search could leave gigabytes
+/// in the spare pool for the rest of the session (seen as RSS that stayed up
+/// after an interrupted search in R). Now the spares keep at most
+/// `SPARE_MAX_BYTES` together.
+#[test]
+fn regression_spare_hit_buffers_are_bounded_in_bytes() {
+    use ducksassy_core::hits::{recycle, spare_bytes, take_buffer, SPARE_MAX_BYTES};
+    let big = || {
+        let mut b = HitBuffer::default();
+        b.record.reserve_exact(1 << 20);
+        b.cigar_bytes.reserve_exact(8 << 20);
+        b
+    };
+    recycle((0..64).map(|_| big()).collect());
+    assert!(spare_bytes() <= SPARE_MAX_BYTES, "{} bytes spare", spare_bytes());
+    // small buffers are still kept for reuse
+    let small: Vec<HitBuffer> = (0..8).map(|_| take_buffer()).collect();
+    recycle(small);
+    assert!(spare_bytes() <= SPARE_MAX_BYTES);
+}

@@ -1,0 +1,162 @@
+# The headline figures of the benchmark reports, as markdown for the
+# README's "Benchmarks" section (README.Rmd sources this file from the
+# package root). Every number is read from benchmarks/data/*.csv and the
+# receipts; a report whose data is missing is left out.
+
+readme_benchmarks <- function(dir = "benchmarks") {
+  rd <- function(name) {
+    p <- file.path(dir, "data", paste0(name, ".csv"))
+    if (file.exists(p)) utils::read.csv(p, stringsAsFactors = FALSE) else NULL
+  }
+  rc <- function(name) {
+    p <- file.path(dir, "data", paste0(name, "_receipt.json"))
+    if (file.exists(p)) jsonlite::read_json(p, simplifyVector = TRUE) else NULL
+  }
+  med <- function(df, by, value) {
+    stats::aggregate(stats::as.formula(paste(value, "~", paste(by, collapse = "+"))), df, stats::median)
+  }
+  f <- function(x, d = 2) formatC(x, digits = d, format = "f", big.mark = ",")
+  link <- function(name, text = name) sprintf("[%s](benchmarks/%s.md)", text, name)
+  out <- character()
+
+  r <- rc("scaling")
+  if (!is.null(r)) {
+    out <- c(out, sprintf(
+      "Measured on %s (%d cores, shared with other jobs: see each report's load average), ducksassy %s, sassy %s, SIMD `%s`. Every number below comes from the CSVs under `benchmarks/data/`; `make benchmarks` reruns and re-renders them all.",
+      r$cpu_model, as.integer(r$cores), r$package_version, r$sassy_version, r$simd_in_use), "")
+  }
+
+  ov <- rd("overhead")
+  if (!is.null(ov)) {
+    m <- med(ov, c("workload", "path", "threads"), "seconds")
+    mc <- med(ov, c("workload", "path", "threads"), "cpu_seconds")
+    g <- function(tab, wl, p, th = 1) tab[[ncol(tab)]][tab$workload == wl & tab$path == p & tab$threads == th]
+    keys <- c("hits", "cost_sum", "cigar_bytes", "start_sum", "minus")
+    same <- all(vapply(split(ov[, keys], ov$workload), function(x) nrow(unique(x)) == 1L, TRUE))
+    has_table <- any(ov$path == "duckdb_table")
+    out <- c(out, sprintf(
+      "- **Overhead** (%s): on one thread, `sassy_search()` from R takes %s times (CPU %s times) as long as calling the sassy crate directly from Rust, for %s DNA reads of 256 bases (20-mer, k = 2, both strands); the core engine alone %s times. For dense ASCII hits (every hit a data-frame row with a CIGAR) R takes %s times. %s%s",
+      link("overhead"), f(g(m, "dna", "r_search") / g(m, "dna", "sassy_direct")),
+      f(g(mc, "dna", "r_search") / g(mc, "dna", "sassy_direct")),
+      formatC(unique(ov$records[ov$workload == "dna"]), format = "d", big.mark = ","),
+      f(g(m, "dna", "engine") / g(m, "dna", "sassy_direct")),
+      f(g(m, "ascii", "r_search") / g(m, "ascii", "sassy_direct")),
+      if (same) "All paths return identical hits (count, cost sum, CIGAR bytes, starts, strands)." else "**Paths disagree: see the report.**",
+      if (has_table) sprintf(" Through DuckDB (`sassy_search_table()`): %s times.", f(g(m, "dna", "duckdb_table") / g(m, "dna", "sassy_direct"))) else " The DuckDB path was not measured in this run."
+    ))
+  }
+
+  pe <- rd("peers")
+  ag <- rd("peers_agreement")
+  if (!is.null(pe)) {
+    m <- med(pe, c("dataset", "k", "comparison", "tool", "threads"), "seconds")
+    ds <- m[m$tool == "ducksassy" & m$threads == 1, ]
+    m <- merge(m[m$tool != "ducksassy", ], ds[, c("dataset", "k", "comparison", "seconds")],
+               by = c("dataset", "k", "comparison"), suffixes = c("", "_ds"))
+    m$ratio <- m$seconds / m$seconds_ds
+    rng <- function(tool) {
+      x <- m$ratio[m$tool == tool]
+      if (!length(x)) return(NULL)
+      sprintf("%s %s-%s", c(Biostrings = "Biostrings `vcountPattern(with.indels = TRUE)`", agrepl = "`agrepl()`", grepl = "`grepl(fixed = TRUE)`")[[tool]],
+              f(min(x), 1), f(max(x), 1))
+    }
+    agree <- if (!is.null(ag)) sprintf(" Records found agree in %d of %d comparisons.", sum(ag$only_ducksassy == 0 & ag$only_peer == 0), nrow(ag)) else ""
+    out <- c(out, sprintf(
+      "- **Peers** (%s): on real sequences (lambda phage reads, Drosophila upstream regions), k = %s, each tool on one thread, time relative to ducksassy's (above 1: ducksassy is faster): %s.%s",
+      link("peers"), paste(sort(unique(pe$k)), collapse = ", "),
+      paste(unlist(lapply(c("Biostrings", "agrepl", "grepl"), rng)), collapse = "; "), agree
+    ))
+  }
+
+  sc <- rd("scaling")
+  if (!is.null(sc)) {
+    m <- merge(med(sc, c("workload", "threads"), "seconds"), med(sc, c("workload", "threads"), "cpu_seconds"))
+    top <- max(m$threads)
+    s1 <- m[m$threads == 1, ]
+    st <- m[m$threads == top, ]
+    st <- st[match(s1$workload, st$workload), ]
+    out <- c(out, sprintf(
+      "- **Scaling** (%s): on %d threads, wall-clock speedup %s; CPU time on %d threads is %s of that on one (the work added by parallelism). Wall-clock speedups on this shared machine are limited by its load; the report shows how many cores the search got.",
+      link("scaling"), top,
+      paste(sprintf("%s (%s)", f(s1$seconds / st$seconds), s1$workload), collapse = ", "),
+      top, paste(sprintf("%s%%", f(100 * st$cpu_seconds / s1$cpu_seconds, 0)), collapse = ", ")
+    ))
+  }
+
+  rp <- rd("result_paths")
+  if (!is.null(rp)) {
+    m <- med(rp, c("workload", "path", "threads"), "cpu_seconds")
+    g <- function(wl, p) m$cpu_seconds[m$workload == wl & m$path == p & m$threads == 1]
+    out <- c(out, sprintf(
+      "- **Result paths** (%s): `sassy_count()` / `sassy_contains()` use %s / %s of the CPU time of `sassy_search()` on DNA reads and %s / %s on dense ASCII hits (no traceback, no data frame).",
+      link("result_paths"), f(g("dna", "count") / g("dna", "search")), f(g("dna", "contains") / g("dna", "search")),
+      f(g("ascii", "count") / g("ascii", "search")), f(g("ascii", "contains") / g("ascii", "search"))
+    ))
+  }
+
+  pr <- rd("profile")
+  if (!is.null(pr)) {
+    tool <- pr$tool[1]
+    g <- function(wl, cat) sum(pr$percent[pr$tool == tool & pr$workload == wl & pr$threads == 1 & pr$category == cat])
+    out <- c(out, sprintf(
+      "- **Profile** (%s, %s): sassy's search and traceback take %s%% of a warm DNA search on one thread; on dense ASCII hits, allocation %s%% and R's data frame %s%%.",
+      link("profile"), tool, f(g("dna", "sassy search + traceback"), 0),
+      f(g("ascii", "allocation (malloc/free)"), 0),
+      f(g("ascii", "R: interpreter, GC, data.frame (libR)") + g("ascii", "R objects: binding (Rust columns to R vectors)"), 0)
+    ))
+  }
+
+  fx <- rd("fastx_memory")
+  tb <- rd("table_memory")
+  al <- rd("memory_allocs")
+  if (!is.null(fx) || !is.null(tb) || !is.null(al)) {
+    parts <- c(
+      if (!is.null(fx)) sprintf("peak memory of a FASTQ count grows %s x for 4x the reads", f(fx$ratio_to_1x[fx$label == "4x"])),
+      if (!is.null(tb)) sprintf("of a DuckDB table count %s x for 4x the rows", f(tb$rss_ratio_to_1x[tb$mode == "count" & tb$label == "4x"])),
+      if (!is.null(al)) {
+        src <- rd("memory_alloc_sources")
+        src <- src[src$workload == "no_hits", ]
+        in_sassy <- !is.null(src) && nrow(src) > 0 && all(grepl("^<?sassy::", src$stack))
+        sprintf("the core makes %s allocations per record without hits in steady state%s",
+                paste(f(unique(al$allocs_per_record[al$workload == "no_hits"]), 0), collapse = "/"),
+                if (in_sassy) ", all inside the vendored sassy (it encodes the pattern on every call)" else "")
+      }
+    )
+    out <- c(out, sprintf("- **Memory** (%s): %s.", link("memory"), paste(parts, collapse = "; ")))
+  }
+  out
+}
+
+#' Render README.Rmd into a temporary directory and copy only the part
+#' between `<!-- benchmarks:start -->` and `<!-- benchmarks:end -->` into
+#' README.md (the rest of README.md is left as it is). Where README.md has
+#' no markers yet, the body of its "## Benchmarks" section is replaced.
+update_readme_section <- function(root = ".") {
+  start <- "<!-- benchmarks:start -->"
+  end <- "<!-- benchmarks:end -->"
+  tmp <- tempfile("readme-")
+  dir.create(tmp)
+  on.exit(unlink(tmp, recursive = TRUE), add = TRUE)
+  out <- rmarkdown::render(file.path(root, "README.Rmd"), output_dir = tmp, intermediates_dir = tmp,
+                           knit_root_dir = normalizePath(root), quiet = TRUE, envir = new.env())
+  rendered <- readLines(out)
+  a <- which(rendered == start)
+  b <- which(rendered == end)
+  if (length(a) != 1L || length(b) != 1L) stop("the rendered README has no single benchmarks section")
+  section <- rendered[a:b]
+  md_path <- file.path(root, "README.md")
+  md <- readLines(md_path)
+  a <- which(md == start)
+  b <- which(md == end)
+  if (length(a) == 1L && length(b) == 1L) {
+    md <- c(md[seq_len(a - 1L)], section, md[-seq_len(b)])
+  } else {
+    h <- which(md == "## Benchmarks")
+    if (length(h) != 1L) stop("README.md has neither the markers nor one '## Benchmarks' heading")
+    nxt <- which(startsWith(md, "## ") & seq_along(md) > h)
+    nxt <- if (length(nxt)) nxt[[1]] else length(md) + 1L
+    md <- c(md[seq_len(h)], "", section, "", md[-seq_len(nxt - 1L)])
+  }
+  writeLines(md, md_path)
+  invisible(md_path)
+}

@@ -1,0 +1,110 @@
+# Run every benchmark and render every report (`make benchmarks`).
+#
+#   Rscript benchmarks/run_all.R [--only=scaling,profile,...] [--render_only]
+#     [--quick] [--threads=1,2,4,8] [--no_readme]
+#
+# Each script runs in its own R process (so one's memory does not weigh on
+# the next) with its default sizes, which are the full workloads of the
+# reports; `--quick` runs them on small inputs (a smoke test, minutes), and
+# `--threads` is passed to every script that takes thread counts. Then
+# every report (benchmarks/*.Rmd) is rendered to .md next to it, and the
+# README's benchmarks section (between its markers) is refreshed from
+# README.Rmd. The scripts write benchmarks/data/*.csv and *_receipt.json;
+# the reports read only those.
+#
+# Takes about 20-30 minutes on a 2-core machine. Set DUCKSASSY_BENCH_LIB to
+# benchmark a library other than the default one.
+
+if (!file.exists("benchmarks/run_all.R")) stop("run from the package root")
+args <- commandArgs(trailingOnly = TRUE)
+opt <- function(name) {
+  hit <- grep(paste0("^--", name, "(=|$)"), args, value = TRUE)
+  if (!length(hit)) return(NULL)
+  v <- sub(paste0("^--", name, "=?"), "", hit[[1]])
+  if (nzchar(v)) v else "true"
+}
+all_reports <- c("scaling", "result_paths", "overhead", "profile", "peers", "memory")
+only <- if (!is.null(opt("only"))) strsplit(opt("only"), ",")[[1]] else all_reports
+quick <- !is.null(opt("quick"))
+threads <- opt("threads")
+
+quick_args <- list(
+  scaling = c("--small=16384", "--balanced=61440", "--reps=2", "--genome_reps=5"),
+  result_paths = c("--dna_records=16384", "--ascii_records=2048", "--reps=2"),
+  overhead = c("--dna_records=16384", "--ascii_records=2048", "--reps=2"),
+  profile = c("--dna_records=32768", "--ascii_records=4096", "--reps=1"),
+  peers = c("--k=0,1", "--reps=1", "--datasets=lambda_reads"),
+  memory = c("--records=10000", "--fallback_reads=20000")
+)
+takes_threads <- c("scaling", "result_paths", "overhead", "profile", "peers", "memory")
+
+rscript <- file.path(R.home("bin"), "Rscript")
+failed <- character()
+run <- function(script, extra = character()) {
+  message("\n==> Rscript ", script, " ", paste(extra, collapse = " "))
+  t0 <- proc.time()[["elapsed"]]
+  status <- system2(rscript, c(script, extra))
+  message(sprintf("<== %s: %s after %.0f s", script, if (status == 0) "done" else paste("FAILED, status", status),
+                  proc.time()[["elapsed"]] - t0))
+  if (status != 0) failed <<- c(failed, script)
+  status == 0
+}
+
+if (is.null(opt("render_only"))) {
+  for (name in only) {
+    if (name == "memory" && !quick) {
+      # the streaming-memory measurements of the FASTX and table paths
+      # (their own scripts, at their default sizes), whose CSVs memory.Rmd
+      # shows; not with --quick, which would overwrite them with small runs
+      if (file.exists("benchmarks/fastx_memory.R")) run("benchmarks/fastx_memory.R")
+      if (file.exists("benchmarks/table_memory.R")) {
+        if (requireNamespace("duckdb", quietly = TRUE)) {
+          run("benchmarks/table_memory.R")
+        } else {
+          message("skipping benchmarks/table_memory.R: the duckdb package is not installed")
+        }
+      }
+    }
+    extra <- c(if (quick) quick_args[[name]],
+               # perf where it works and callgrind (instruction counts, on an
+               # AVX2 build made on first use) for the full report
+               if (!quick && name == "profile") "--tool=both",
+               if (!is.null(threads) && name %in% takes_threads) paste0("--threads=", threads))
+    run(file.path("benchmarks", paste0(name, ".R")), extra)
+  }
+}
+
+for (name in only) {
+  rmd <- file.path("benchmarks", paste0(name, ".Rmd"))
+  if (!file.exists(rmd)) next
+  message("\n==> rendering ", rmd)
+  ok <- tryCatch({
+    rmarkdown::render(rmd, output_format = rmarkdown::github_document(html_preview = FALSE), quiet = TRUE,
+                      envir = new.env())
+    TRUE
+  }, error = function(e) {
+    message("rendering ", rmd, " failed: ", conditionMessage(e))
+    FALSE
+  })
+  if (!ok) failed <- c(failed, rmd)
+}
+
+# the README's benchmarks section (only the part between its markers)
+if (is.null(opt("no_readme"))) {
+  message("\n==> README.md: benchmarks section")
+  ok <- tryCatch({
+    source("benchmarks/readme_section.R")
+    update_readme_section(".")
+    TRUE
+  }, error = function(e) {
+    message("updating the README section failed: ", conditionMessage(e))
+    FALSE
+  })
+  if (!ok) failed <- c(failed, "README.md")
+}
+
+if (length(failed)) {
+  message("\nFailed: ", paste(failed, collapse = ", "))
+  quit(status = 1)
+}
+message("\nAll benchmarks done; reports: ", paste0("benchmarks/", only, ".md", collapse = " "))

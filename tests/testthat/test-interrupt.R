@@ -1,0 +1,220 @@
+# Ctrl-C during a long search: an R subprocess runs a search on a large
+# input, this process sends it SIGINT (what Ctrl-C does) once it is
+# searching, and then checks that control came back within a second with an
+# interrupt condition, that the next call in the same session is correct,
+# and that the memory of the search was released.
+
+# Resident memory of a process in MiB.
+rss_mib <- function(pid) {
+  ps::ps_memory_info(ps::ps_handle(pid))[["rss"]] / 2^20
+}
+
+# An R session with ducksassy loaded and its error path warmed up (the first
+# classed error loads cli's formatting, which takes a noticeable part of a
+# second on a busy machine; that is not what is measured here).
+new_search_session <- function() {
+  rs <- callr::r_session$new(
+    callr::r_session_options(
+      libpath = .libPaths(),
+      env = c(callr::rcmd_safe_env(), DUCKSASSY_THREADS = "2")
+    ),
+    wait = TRUE
+  )
+  rs$run(function() {
+    suppressPackageStartupMessages(library(ducksassy))
+    try(sassy_search("ACGT", "ACGT", k = 9L), silent = TRUE)
+    # the known small search compared after each interrupt
+    invisible(sassy_search(c("AAAATTGAAA", "CCCATCACCC"), c("ATCG", "GATTACA"), k = 1L))
+  })
+  rs
+}
+
+# Run `f(...)` in the session, send SIGINT after it has been busy for
+# `after` seconds, and return what happened: the condition class caught,
+# the seconds from SIGINT to the handler, the RSS before, at the peak before
+# the interrupt, and after.
+interrupt_call <- function(rs, f, args = list(), after = 1.5, timeout = 60) {
+  marker <- tempfile("searching-")
+  on.exit(unlink(marker))
+  pid <- rs$get_pid()
+  rs$run(function() invisible(gc()))
+  before <- rss_mib(pid)
+  rs$call(function(marker, f, args) {
+    writeLines("started", marker)
+    outcome <- tryCatch(
+      {
+        do.call(f, args)
+        "finished"
+      },
+      ducksassy_interrupt = function(e) "ducksassy_interrupt",
+      interrupt = function(e) "interrupt"
+    )
+    list(outcome = outcome, at = Sys.time())
+  }, list(marker = marker, f = f, args = args))
+  deadline <- Sys.time() + timeout
+  while (!file.exists(marker) && Sys.time() < deadline) Sys.sleep(0.01)
+  peak <- before
+  t_end <- Sys.time() + after
+  while (Sys.time() < t_end) {
+    Sys.sleep(0.1)
+    peak <- max(peak, rss_mib(pid))
+  }
+  busy <- rs$poll_process(0) == "timeout"
+  sent <- Sys.time()
+  rs$interrupt()
+  while (rs$poll_process(1000) != "ready" && Sys.time() < deadline) NULL
+  res <- rs$read()
+  Sys.sleep(0.2)
+  list(
+    busy = busy,
+    outcome = res$result$outcome,
+    error = res$error,
+    seconds = as.numeric(difftime(res$result$at, sent, units = "secs")),
+    before = before, peak = peak, after = rss_mib(pid)
+  )
+}
+
+expect_prompt_interrupt <- function(r) {
+  expect_true(r$busy, info = "the search had finished before the interrupt: make the input larger")
+  expect_null(r$error)
+  expect_true(r$outcome %in% c("ducksassy_interrupt", "interrupt"), info = r$outcome)
+  expect_lt(r$seconds, 1)
+}
+
+small_search <- function() {
+  sassy_search(c("AAAATTGAAA", "CCCATCACCC"), c("ATCG", "GATTACA"), k = 1L)
+}
+
+test_that("Ctrl-C stops sassy_search() on a large input within a second; the next call is correct; memory is released", {
+  skip_on_cran()
+  skip_on_os("windows")
+  skip_if_not_installed("callr")
+  skip_if_not_installed("ps")
+  rs <- new_search_session()
+  on.exit(rs$close(), add = TRUE)
+  # 2 million random 150-bp reads (about 10 s to search on 2 cores)
+  rs$run(function() {
+    set.seed(1)
+    genome <- rawToChar(as.raw(c(65L, 67L, 71L, 84L))[sample.int(4L, 1e7, TRUE)])
+    starts <- sample.int(1e7 - 150L, 2e6, TRUE)
+    reads <<- substring(genome, starts, starts + 149L)
+    invisible(gc())
+  })
+  search_reads <- function() {
+    sassy_search(reads, c(
+      "ACGTTGCAACGTTGCAACGT", "TTGACCATGGCAAGTCCATG", "GGGCCCAATTGGCCAATTGC",
+      "CATCATCATCATGATGATGA", "NNNNNNNNNNNNNNNNACGT"
+    ), k = 3L)
+  }
+  want <- small_search()
+  for (round in 1:2) {
+    r <- interrupt_call(rs, search_reads)
+    expect_prompt_interrupt(r)
+    expect_identical(rs$run(small_search), want)
+    # the hits held when it was stopped are freed (the N-rich pattern makes
+    # many); what stays is the allocator's reuse, well under the growth
+    expect_lt(r$after - r$before, max(64, 0.5 * (r$peak - r$before)),
+      label = sprintf("RSS growth after interrupt (before %.0f, peak %.0f, after %.0f MiB)", r$before, r$peak, r$after)
+    )
+  }
+  # counting is interrupted the same way
+  r <- interrupt_call(rs, function() sassy_count(reads, c("ACGTTGCAACGTTGCAACGT", "GGGCCCAATTGGCCAATTGCA"), k = 4L))
+  expect_prompt_interrupt(r)
+  expect_identical(rs$run(small_search), want)
+})
+
+test_that("Ctrl-C stops a file search within a second; the next call is correct", {
+  skip_on_cran()
+  skip_on_os("windows")
+  skip_if_not_installed("callr")
+  skip_if_not_installed("ps")
+  rs <- new_search_session()
+  on.exit(rs$close(), add = TRUE)
+  fq <- tempfile(fileext = ".fq")
+  on.exit(unlink(fq), add = TRUE)
+  rs$run(function(fq) {
+    set.seed(2)
+    genome <- rawToChar(as.raw(c(65L, 67L, 71L, 84L))[sample.int(4L, 1e7, TRUE)])
+    n <- 5e5
+    starts <- sample.int(1e7 - 150L, n, TRUE)
+    reads <- substring(genome, starts, starts + 149L)
+    lines <- character(4 * n)
+    lines[seq(1, 4 * n, 4)] <- paste0("@read", seq_len(n))
+    lines[seq(2, 4 * n, 4)] <- reads
+    lines[seq(3, 4 * n, 4)] <- "+"
+    lines[seq(4, 4 * n, 4)] <- strrep("I", 150)
+    writeLines(lines, fq)
+    invisible(gc())
+  }, list(fq = fq))
+  # 24 patterns of different lengths (searched one by one: slow on purpose)
+  set.seed(3)
+  patterns <- vapply(18:41, function(m) paste(sample(c("A", "C", "G", "T"), m, TRUE), collapse = ""), "")
+  want <- small_search()
+  r <- interrupt_call(rs, function(fq, patterns) sassy_search_fastx(fq, patterns, k = 3L),
+    args = list(fq = fq, patterns = patterns)
+  )
+  expect_prompt_interrupt(r)
+  expect_identical(rs$run(small_search), want)
+  # and the file can be searched again in the same session, completely
+  head_fq <- tempfile(fileext = ".fq")
+  on.exit(unlink(head_fq), add = TRUE)
+  writeLines(readLines(fq, n = 400), head_fq)
+  got <- rs$run(function(f, p) sassy_search_fastx(f, p, k = 3L), list(f = head_fq, p = patterns))
+  expect_identical(got, sassy_search_fastx(head_fq, patterns, k = 3L))
+})
+
+# A table of 1 million reads in `con`, and a search of it that takes seconds.
+table_interrupt_case <- function(rs, connect) {
+  rs$run(function(connect) {
+    con <<- connect()
+    set.seed(4)
+    genome <- rawToChar(as.raw(c(65L, 67L, 71L, 84L))[sample.int(4L, 1e7, TRUE)])
+    starts <- sample.int(1e7 - 150L, 1e6, TRUE)
+    DBI::dbWriteTable(con, "reads", data.frame(
+      id = seq_along(starts), sequence = substring(genome, starts, starts + 149L)
+    ))
+    invisible(gc())
+  }, list(connect = connect))
+  set.seed(5)
+  patterns <- vapply(18:41, function(m) paste(sample(c("A", "C", "G", "T"), m, TRUE), collapse = ""), "")
+  want <- small_search()
+  r <- interrupt_call(rs, function(patterns) sassy_search_table(con, "reads", patterns, k = 3L, id = "id"),
+    args = list(patterns = patterns)
+  )
+  expect_prompt_interrupt(r)
+  expect_identical(rs$run(small_search), want)
+  # the connection is usable: the same search on a small table is complete
+  got <- rs$run(function(patterns) {
+    DBI::dbWriteTable(con, "few", DBI::dbGetQuery(con, "SELECT * FROM reads WHERE id <= 200"))
+    sassy_search_table(con, "few", patterns, k = 3L, id = "id")
+  }, list(patterns = patterns))
+  few <- rs$run(function() DBI::dbGetQuery(con, "SELECT * FROM few ORDER BY id"))
+  ref <- sassy_search(few$sequence, patterns, k = 3L)
+  expect_identical(got$id, few$id[ref$record])
+  expect_identical(got$start, ref$start)
+  rs$run(function() DBI::dbDisconnect(con))
+}
+
+test_that("Ctrl-C stops a table search (RSQLite) within a second; the connection and the next call work", {
+  skip_on_cran()
+  skip_on_os("windows")
+  skip_if_not_installed("callr")
+  skip_if_not_installed("ps")
+  skip_if_not_installed("RSQLite")
+  skip_if_not("sassy_search_table" %in% getNamespaceExports("ducksassy"), "sassy_search_table() is not there yet")
+  rs <- new_search_session()
+  on.exit(rs$close(), add = TRUE)
+  table_interrupt_case(rs, function() DBI::dbConnect(RSQLite::SQLite(), ":memory:"))
+})
+
+test_that("Ctrl-C stops a table search (duckdb) within a second; the connection and the next call work", {
+  skip_on_cran()
+  skip_on_os("windows")
+  skip_if_not_installed("callr")
+  skip_if_not_installed("ps")
+  skip_if_not_installed("duckdb")
+  skip_if_not("sassy_search_table" %in% getNamespaceExports("ducksassy"), "sassy_search_table() is not there yet")
+  rs <- new_search_session()
+  on.exit(rs$close(), add = TRUE)
+  table_interrupt_case(rs, function() DBI::dbConnect(duckdb::duckdb()))
+})
