@@ -6,7 +6,7 @@
 //! bug) becomes one too, through `crate::guard`.
 
 use ducksassy_core::crispr::{self, CrisprOptions};
-use ducksassy_core::fastx::{self, BatchSize, FastxError, SearchOutput};
+use ducksassy_core::fastx::{self, FastxError, SearchOutput};
 use ducksassy_core::{run, Control, CoreError, Output, SearchOptions, SearchPlan};
 use extendr_api::prelude::*;
 
@@ -65,7 +65,7 @@ fn ds_crispr_fastx(
                 if matches!(e, FastxError::Core(CoreError::Interrupted | CoreError::TooManyHits { .. })) {
                     crate::release_memory();
                 }
-                fastx_error_value(&e)
+                crate::fastx::fastx_error_value(&e)
             }
         }
     })
@@ -99,17 +99,13 @@ fn search_texts(
 }
 
 fn search_files(plan: &SearchPlan, paths: &Robj, cigar: bool, batch_bytes: f64, batch_records: f64) -> std::result::Result<Robj, FastxError> {
-    let paths = path_strings(paths)?;
-    let size = {
-        let d = BatchSize::for_threads(plan.threads);
-        let pick = |x: f64, dflt: usize| if x.is_finite() && x >= 1.0 { x.min(usize::MAX as f64) as usize } else { dflt };
-        BatchSize { bytes: pick(batch_bytes, d.bytes), records: pick(batch_records, d.records) }
-    };
+    let paths = crate::fastx::path_strings(paths, "paths")?;
+    let size = crate::fastx::batch_size(batch_bytes, batch_records, plan.threads);
     let ctl = Control::new();
     let mut poll = || unsafe { crate::ducksassy_check_interrupt() != 0 };
     match fastx::search(plan, &paths, size, &ctl, &mut poll)? {
         SearchOutput::Hits(h) => {
-            let r = fastx_hits_to_r(&h, cigar);
+            let r = crate::fastx::hits_to_r(&h, cigar);
             ducksassy_core::hits::recycle(h.bufs);
             r
         }
@@ -169,80 +165,6 @@ fn crispr_plan(
         })?);
     }
     crispr::plan(&opts, &bytes, &c)
-}
-
-fn path_strings(x: &Robj) -> std::result::Result<Vec<String>, CoreError> {
-    let s = crate::borrow_strings(x, "paths")?;
-    s.iter()
-        .enumerate()
-        .map(|(i, p)| {
-            let bad = |v: &str| CoreError::InvalidArgument { arg: "paths", index: Some(i), value: v.into(), expected: "a file path".into() };
-            let p = p.ok_or_else(|| bad("NA"))?;
-            std::str::from_utf8(p).map(str::to_string).map_err(|_| bad("a path that is not valid UTF-8"))
-        })
-        .collect()
-}
-
-/// Hit columns plus the 1-based file index and record name of each hit: the
-/// shape `ds_fastx_search()` returns, so R builds both tables the same way.
-fn fastx_hits_to_r(h: &fastx::FastxHits, cigar: bool) -> std::result::Result<Robj, FastxError> {
-    let n = h.len();
-    let cols = crate::hits_to_r(&h.bufs, cigar);
-    let mut file = Vec::with_capacity(n);
-    let mut name = Vec::with_capacity(n);
-    let mut last: Option<(u32, u32)> = None;
-    let mut next = 0usize;
-    for (b, &f) in h.bufs.iter().zip(&h.buf_file) {
-        for &r in &b.record {
-            if last != Some((f, r)) {
-                last = Some((f, r));
-                next += 1;
-            }
-            if next > h.names.len() {
-                return Err(CoreError::Internal(format!("{} record names for more records with hits", h.names.len())).into());
-            }
-            file.push(f as i32 + 1);
-            name.push(String::from_utf8_lossy(h.names.get(next - 1)).into_owned());
-        }
-    }
-    if next != h.names.len() {
-        return Err(CoreError::Internal(format!("{} record names for {next} records with hits", h.names.len())).into());
-    }
-    let file = Integers::from_values(file);
-    let name = Strings::from_values(name);
-    Ok(list!(hits = cols, file = file, name = name).into())
-}
-
-/// A FASTX error as the value R's `fastx_result()` reads: the fields of the
-/// FASTX binding's errors (the same as in `fastx.rs`, which keeps its helper
-/// private to that module).
-fn fastx_error_value(e: &FastxError) -> Robj {
-    if let FastxError::Core(c) = e {
-        return crate::error_value(c);
-    }
-    let (name, position, letter) = match e {
-        FastxError::Letter { name, position, letter, .. } => {
-            (Some(name.clone()), Some(*position as i32 + 1), Some(ducksassy_core::error::fmt_letter(*letter)))
-        }
-        _ => (None, None, None),
-    };
-    let kind = e.parse_kind().map(|k| format!("{k:?}"));
-    let mut l: Robj = list!(
-        class = e.class(),
-        message = e.to_string(),
-        headline = e.headline(),
-        detail = e.detail(),
-        path = e.path().map(|p| p.to_string()),
-        record = e.record().map(|r| r as f64),
-        line = e.line().map(|r| r as f64),
-        kind = kind,
-        name = name,
-        position = position,
-        letter = letter
-    )
-    .into();
-    let _ = l.set_class(&["ducksassy_rust_error"]);
-    l
 }
 
 extendr_module! {
