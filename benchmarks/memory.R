@@ -67,7 +67,7 @@ if (args$rss_fallback && !all(have)) {
       "if (kind == 'table') { suppressPackageStartupMessages(library(DBI)); con <- dbConnect(duckdb::duckdb(), path, read_only = TRUE) }",
       "loaded <- hwm()",
       "t <- system.time(res <- if (kind == 'fastx') sassy_search_fastx(path, 'GACGCTCAGTAATGTGACGA', k = 1, what = 'count') else sassy_search_table(con, 'reads', 'GACGCTCAGTAATGTGACGA', k = 1, what = 'count'))[['elapsed']]",
-      "cat('RSS', 'loaded_kb=', loaded, ' peak_kb=', hwm(), ' seconds=', t, ' rows=', nrow(res), '\\n', sep = '')"
+      "cat('RSS loaded_kb=', loaded, ' peak_kb=', hwm(), ' seconds=', t, ' rows=', nrow(res), '\\n', sep = '')"
     )
     script <- file.path(dir, "measure.R")
     writeLines(code, script)

@@ -73,12 +73,14 @@ readme_benchmarks <- function(dir = "benchmarks") {
     m <- merge(med(sc, c("workload", "threads"), "seconds"), med(sc, c("workload", "threads"), "cpu_seconds"))
     top <- max(m$threads)
     s1 <- m[m$threads == 1, ]
+    s1 <- s1[order(match(s1$workload, c("small", "large", "balanced", "ecoli"))), ]
     st <- m[m$threads == top, ]
     st <- st[match(s1$workload, st$workload), ]
     out <- c(out, sprintf(
-      "- **Scaling** (%s): on %d threads, wall-clock speedup %s; CPU time on %d threads is %s of that on one (the work added by parallelism). Wall-clock speedups on this shared machine are limited by its load; the report shows how many cores the search got.",
+      "- **Scaling** (%s): on %d threads, wall-clock speedup %s, with %s cores actually given to the process by this shared, oversubscribed machine; CPU time on %d threads is %s of that on one (the work added by running in parallel).",
       link("scaling"), top,
       paste(sprintf("%s (%s)", f(s1$seconds / st$seconds), s1$workload), collapse = ", "),
+      paste(f(st$cpu_seconds / st$seconds), collapse = ", "),
       top, paste(sprintf("%s%%", f(100 * st$cpu_seconds / s1$cpu_seconds, 0)), collapse = ", ")
     ))
   }
@@ -109,10 +111,18 @@ readme_benchmarks <- function(dir = "benchmarks") {
   fx <- rd("fastx_memory")
   tb <- rd("table_memory")
   al <- rd("memory_allocs")
+  own <- rd("memory_rss")
+  own_tb <- if (!is.null(own)) own[own$path == "table", ] else NULL
   if (!is.null(fx) || !is.null(tb) || !is.null(al)) {
     parts <- c(
       if (!is.null(fx)) sprintf("peak memory of a FASTQ count grows %s x for 4x the reads", f(fx$ratio_to_1x[fx$label == "4x"])),
-      if (!is.null(tb)) sprintf("of a DuckDB table count %s x for 4x the rows", f(tb$rss_ratio_to_1x[tb$mode == "count" & tb$label == "4x"])),
+      if (!is.null(tb)) {
+        sprintf("of a DuckDB table count %s x for 4x the rows", f(tb$rss_ratio_to_1x[tb$mode == "count" & tb$label == "4x"]))
+      } else if (!is.null(own_tb) && nrow(own_tb) == 2L) {
+        sprintf("of a DuckDB table count %s x for 4x the rows (%s rows at 1x, measured by memory.R)",
+                f(own_tb$peak_kb[own_tb$size == "4x"] / own_tb$peak_kb[own_tb$size == "1x"]),
+                formatC(own_tb$records[own_tb$size == "1x"], format = "d", big.mark = ","))
+      },
       if (!is.null(al)) {
         src <- rd("memory_alloc_sources")
         src <- src[src$workload == "no_hits", ]

@@ -3,9 +3,9 @@
 # 4,000,000-row table is within 25% of the same count over 1,000,000 rows").
 #
 # The data: one DuckDB database file (in tempdir()) with two tables of
-# random 100-bp DNA reads, `reads_1x` (1,000,000 rows) and `reads_4x`
+# pseudo-random 100-bp DNA reads, `reads_1x` (1,000,000 rows) and `reads_4x`
 # (4,000,000 rows), columns `id` (INTEGER) and `sequence` (VARCHAR),
-# generated inside DuckDB with its random() (seeded with setseed()).
+# generated inside DuckDB from MD5 hashes of the row number.
 #
 # Each measurement runs in a fresh Rscript that loads ducksassy and duckdb,
 # opens the file read-only and counts one 12-mer (k = 1, both strands) in
@@ -40,19 +40,22 @@ dir.create(dir)
 on.exit(unlink(dir, recursive = TRUE), add = TRUE)
 db <- file.path(dir, "reads.duckdb")
 
-# Random 100-bp reads, made in DuckDB (never in R).
+# Pseudo-random 100-bp reads, made in DuckDB (never in R): the hex digits
+# of four MD5 hashes of the row number, read as A, C, G, T (each digit value
+# mod 4). Deterministic, and needs no lambda syntax (which changed in DuckDB
+# 2.0).
 make_table <- function(con, name, n) {
-  DBI::dbExecute(con, "SELECT setseed(0.42)")
+  md5 <- function(salt) paste0("md5(i::VARCHAR || '", salt, "')")
   DBI::dbExecute(con, paste0(
     "CREATE TABLE ", DBI::dbQuoteIdentifier(con, name), " AS ",
     "SELECT i::INTEGER AS id, ",
-    "array_to_string(list_transform(range(100), ",
-    "x -> substr('ACGT', 1 + floor(random() * 4)::INTEGER, 1)), '') AS sequence ",
+    "translate(substr(", paste(md5(c("a", "b", "c", "d")), collapse = " || "),
+    ", 1, 100), '0123456789abcdef', 'ACGTACGTACGTACGT') AS sequence ",
     "FROM range(1, ", n + 1, ") t(i) ORDER BY i"
   ))
 }
 t0 <- proc.time()[["elapsed"]]
-con <- DBI::dbConnect(duckdb::duckdb(dbdir = db))
+con <- suppressMessages(DBI::dbConnect(duckdb::duckdb(dbdir = db)))
 make_table(con, "reads_1x", rows_1x)
 make_table(con, "reads_4x", 4L * rows_1x)
 check <- DBI::dbGetQuery(con, paste(
@@ -76,7 +79,7 @@ measure <- function(table, output = "") {
     "hwm <- function() as.numeric(gsub('[^0-9]', '', grep('^VmHWM', readLines('/proc/self/status'), value = TRUE)))",
     "table <- Sys.getenv('TABLE_NAME'); output <- Sys.getenv('TABLE_OUTPUT')",
     "out <- if (nzchar(output)) output else NULL",
-    "con <- dbConnect(duckdb::duckdb(dbdir = Sys.getenv('TABLE_DB'), read_only = is.null(out)))",
+    "con <- suppressMessages(dbConnect(duckdb::duckdb(dbdir = Sys.getenv('TABLE_DB'), read_only = is.null(out))))",
     "pattern <- 'GATTACAGGCTT'",
     "# warm-up on 10 rows: R code, the Rust library and its thread pool",
     "invisible(sassy_search_table(con, SQL(paste('SELECT * FROM', table, 'LIMIT 10')), pattern, what = 'count'))",

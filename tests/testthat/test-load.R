@@ -3,9 +3,10 @@
 # and several R processes can search one DuckDB file at the same time.
 # Memory is measured in a subprocess, away from testthat's own allocations.
 
-# Runs in the subprocess: `warmup` calls of `f(i)`, then `n` more; returns
-# the resident memory (MiB, from /proc/self/status) after each phase.
-rss_over_calls <- function(setup, f, warmup, n) {
+# Runs in the subprocess: `warmup` calls of `f(i)`, then `n` more, with the
+# resident memory (MiB, from /proc/self/status, after gc()) every `every`
+# calls.
+rss_over_calls <- function(setup, f, warmup, n, every) {
   suppressPackageStartupMessages(library(ducksassy))
   rss <- function() {
     invisible(gc())
@@ -16,16 +17,35 @@ rss_over_calls <- function(setup, f, warmup, n) {
   eval(setup, env)
   environment(f) <- env
   start <- rss()
-  for (i in seq_len(warmup)) f(i)
-  warm <- rss()
-  t0 <- proc.time()[["elapsed"]]
-  for (i in seq_len(n)) f(i)
-  list(start = start, warm = warm, end = rss(), seconds = proc.time()[["elapsed"]] - t0)
+  warm <- end <- numeric()
+  for (i in seq_len(warmup)) {
+    f(i)
+    if (i %% every == 0L) warm <- c(warm, rss())
+  }
+  for (i in warmup + seq_len(n)) {
+    f(i)
+    if (i %% every == 0L) end <- c(end, rss())
+  }
+  list(start = start, warm = warm, end = end)
 }
 
-run_rss_over_calls <- function(setup, f, warmup, n) {
+# Flat: the highest RSS at the last three checkpoints is within 10% of the
+# highest during the warm-up. (The allocator keeps freed pages for reuse, so
+# single readings go up and down with what the last call freed.)
+expect_flat_rss <- function(r, what) {
+  warm <- max(r$warm)
+  end <- max(utils::tail(r$end, 3L))
+  expect_lt(end, 1.1 * warm,
+    label = sprintf(
+      "%s: RSS %.1f MiB at the start, at most %.1f after the warm-up, %.1f at the end (checkpoints: %s)",
+      what, r$start, warm, end, paste(round(r$end), collapse = " ")
+    )
+  )
+}
+
+run_rss_over_calls <- function(setup, f, warmup, n, every) {
   callr::r(rss_over_calls,
-    args = list(setup = setup, f = f, warmup = warmup, n = n),
+    args = list(setup = setup, f = f, warmup = warmup, n = n, every = every),
     libpath = .libPaths(),
     env = c(callr::rcmd_safe_env(), DUCKSASSY_THREADS = "2"),
     timeout = 300
@@ -47,7 +67,7 @@ test_that("10,000 successive small calls keep resident memory flat", {
     if (i %% 50L == 0L) {
       return(tryCatch(sassy_search(c("ACGT", "ACGZ"), "ACG", threads = threads), ducksassy_error = function(e) NULL))
     }
-    switch(i %% 10L + 1L,
+    switch(i %% 5L + 1L,
       sassy_count(texts, patterns, k = 1L, all_endpoints = TRUE, threads = threads),
       sassy_contains(texts, patterns[1:2], k = 1L, threads = threads),
       sassy_search(texts, "ATCGN", k = 2L, overhang = 0.5, max_n_frac = 0.5, threads = threads),
@@ -55,10 +75,12 @@ test_that("10,000 successive small calls keep resident memory flat", {
       sassy_search(texts, patterns, k = 1L, threads = threads)
     )
   }
-  r <- run_rss_over_calls(setup, f, warmup = 1000L, n = 10000L)
-  expect_lt(r$end, 1.1 * r$warm,
-    label = sprintf("RSS after 10,000 small calls (start %.1f, after warm-up %.1f, end %.1f MiB)", r$start, r$warm, r$end)
-  )
+  # The warm-up is long: extendr keeps every R object it protects in a table
+  # of 100,000 slots (about 10 per call here) that it compacts and regrows
+  # when full, and with the allocator's pools that steps the RSS up by about
+  # 10 MiB twice in the first ~25,000 calls (measured to 60,000: flat after).
+  r <- run_rss_over_calls(setup, f, warmup = 30000L, n = 10000L, every = 2000L)
+  expect_flat_rss(r, "10,000 small calls")
 })
 
 test_that("100 large calls keep resident memory flat", {
@@ -73,8 +95,10 @@ test_that("100 large calls keep resident memory flat", {
     # a long record, searched in windows by both threads
     chromosome <- substr(genome, 1, 5e5)
   })
+  # a cycle of 4 calls, ending with a limit error (after which the freed
+  # memory goes back to the system: the RSS readings then show what is held)
   f <- function(i) {
-    switch(i %% 4L + 1L,
+    switch((i - 1L) %% 4L + 1L,
       # tens of thousands of hits with CIGARs
       sassy_search(reads, c("NNNNNNNNACGTA", "ACGTTGCAACGT"), k = 1L, threads = 2L),
       sassy_count(reads, c("ACGTTGCAACGTTGCA", "GGGCCCAATTGG", "CATCATCATCAT"), k = 2L, threads = 2L),
@@ -86,10 +110,8 @@ test_that("100 large calls keep resident memory flat", {
       )
     )
   }
-  r <- run_rss_over_calls(setup, f, warmup = 8L, n = 100L)
-  expect_lt(r$end, 1.1 * r$warm,
-    label = sprintf("RSS after 100 large calls (start %.1f, after warm-up %.1f, end %.1f MiB)", r$start, r$warm, r$end)
-  )
+  r <- run_rss_over_calls(setup, f, warmup = 12L, n = 100L, every = 4L)
+  expect_flat_rss(r, "100 large calls")
 })
 
 test_that("several R processes can search one DuckDB file read-only at the same time", {

@@ -212,3 +212,34 @@ test_that("bad input to any argument is a ducksassy_error or the documented resu
     paste(utils::capture.output(print(slow, row.names = FALSE)), collapse = "\n")
   ))
 })
+
+test_that("a panic in the native code is a ducksassy_internal_error and the session goes on", {
+  skip_on_cran()
+  skip_if_not_installed("callr")
+  # DUCKSASSY_TEST_PANIC makes the binding panic on request (mode "panic" on
+  # R's main thread, "panic-worker" in a thread-pool worker); it is read only
+  # in a subprocess of this test.
+  out <- callr::r(function() {
+    suppressPackageStartupMessages(library(ducksassy))
+    plan <- ducksassy:::new_search_plan(
+      c("AAAATTGAAA", "CCCATCACCC"), "ATCG", 1L, "iupac", NULL, FALSE, NULL,
+      NULL, FALSE, TRUE, 2L
+    )
+    panic <- function(mode) {
+      tryCatch(ducksassy:::run_search(plan, mode), error = function(e) e)
+    }
+    list(
+      main = panic("panic"),
+      worker = panic("panic-worker"),
+      again = panic("panic-worker"),
+      after = sassy_search(c("AAAATTGAAA", "CCCATCACCC"), "ATCG", k = 1L, threads = 2L)
+    )
+  }, libpath = .libPaths(), env = c(callr::rcmd_safe_env(), DUCKSASSY_TEST_PANIC = "1"))
+  for (e in out[c("main", "worker", "again")]) {
+    expect_s3_class(e, "ducksassy_internal_error")
+    expect_s3_class(e, "ducksassy_error")
+    expect_match(conditionMessage(e), "test panic")
+    expect_match(conditionMessage(e), "bug in ducksassy")
+  }
+  expect_identical(out$after, sassy_search(c("AAAATTGAAA", "CCCATCACCC"), "ATCG", k = 1L))
+})

@@ -92,7 +92,9 @@ impl Rng {
         self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
     fn dna(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| b"ACGT"[(self.next() >> 62) as usize]).collect()
+        (0..n)
+            .map(|_| b"ACGT"[(self.next() >> 62) as usize])
+            .collect()
     }
 }
 
@@ -122,10 +124,25 @@ fn short_stack(bt: &str) -> String {
     let frames: Vec<&str> = bt
         .lines()
         .filter_map(|l| l.trim().split_once(": ").map(|(_, f)| f))
-        .filter(|f| !f.starts_with("alloc_count::") && !f.starts_with("std::") && !f.starts_with("<alloc_count::") && !f.starts_with("__rust") && !f.starts_with("core::") && !f.contains("alloc::alloc::") && !f.contains("raw_vec"))
+        .filter(|f| {
+            !f.starts_with("alloc_count::")
+                && !f.starts_with("std::")
+                && !f.starts_with("<alloc_count::")
+                && !f.starts_with("__rust")
+                && !f.starts_with("core::")
+                && !f.contains("alloc::alloc::")
+                && !f.contains("raw_vec")
+        })
         .collect();
-    let end = frames.iter().position(|f| f.starts_with("ducksassy_core::engine")).map_or(frames.len(), |i| i + 1);
-    frames[..end.min(6)].iter().map(|f| f.split("::h").next().unwrap_or(f)).collect::<Vec<_>>().join(" < ")
+    let end = frames
+        .iter()
+        .position(|f| f.starts_with("ducksassy_core::engine"))
+        .map_or(frames.len(), |i| i + 1);
+    frames[..end.min(6)]
+        .iter()
+        .map(|f| f.split("::h").next().unwrap_or(f))
+        .collect::<Vec<_>>()
+        .join(" < ")
 }
 
 fn main() {
@@ -138,7 +155,10 @@ fn main() {
     let threads: Vec<usize> = args
         .str("threads", "1,2")
         .split(',')
-        .map(|t| t.parse().unwrap_or_else(|_| die("--threads: a comma-separated list of numbers")))
+        .map(|t| {
+            t.parse()
+                .unwrap_or_else(|_| die("--threads: a comma-separated list of numbers"))
+        })
         .collect();
 
     // records without hits: random DNA, checked below (the engine reports
@@ -158,8 +178,14 @@ fn main() {
 
     for &t in &threads {
         for mode in [Mode::Hits, Mode::Count, Mode::Contains] {
-            let opts = SearchOptions { k, threads: t, mode, ..Default::default() };
-            let plan = SearchPlan::new(&opts, &[pattern.as_slice()]).unwrap_or_else(|e| die(&e.to_string()));
+            let opts = SearchOptions {
+                k,
+                threads: t,
+                mode,
+                ..Default::default()
+            };
+            let plan = SearchPlan::new(&opts, &[pattern.as_slice()])
+                .unwrap_or_else(|e| die(&e.to_string()));
             for (workload, texts) in [("no_hits", &clean), ("one_hit_each", &planted)] {
                 if workload == "one_hit_each" && mode != Mode::Hits {
                     continue;
@@ -171,7 +197,11 @@ fn main() {
                 let (a1, b1, h1) = measure(&plan, &texts[..n]);
                 let (a2, b2, h2) = measure(&plan, &texts[..2 * n]);
                 let per_record = (a2 as f64 - a1 as f64) / n as f64;
-                let per_hit = if h2 > h1 { (a2 as f64 - a1 as f64) / (h2 - h1) as f64 } else { f64::NAN };
+                let per_hit = if h2 > h1 {
+                    (a2 as f64 - a1 as f64) / (h2 - h1) as f64
+                } else {
+                    f64::NAN
+                };
                 println!(
                     "mode={} threads={t} workload={workload} records_n={n} records_2n={} allocs_n={a1} allocs_2n={a2} bytes_n={b1} bytes_2n={b2} hits_n={h1} hits_2n={h2} allocs_per_record={per_record:.4} allocs_per_hit={per_hit:.4} fixed_allocs_per_call={:.1}",
                     format!("{mode:?}").to_lowercase(),
@@ -193,7 +223,7 @@ fn main() {
                         *groups.entry(short_stack(s)).or_default() += 1;
                     }
                     let mut groups: Vec<_> = groups.into_iter().collect();
-                    groups.sort_by(|a, b| b.1.cmp(&a.1));
+                    groups.sort_by_key(|g| std::cmp::Reverse(g.1));
                     for (stack, count) in groups.iter().filter(|(_, c)| *c >= trace) {
                         println!(
                             "source mode={} threads={t} workload={workload} records={trace} allocs={count} per_record={:.2} stack={stack}",

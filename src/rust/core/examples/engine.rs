@@ -19,8 +19,13 @@ use ducksassy_core::{hits, run, Alphabet, Control, Mode, Output, SearchOptions, 
 fn main() {
     let args = Args::parse();
     let texts = read_lines(&args.required("input"));
-    let patterns: Vec<Vec<u8>> = args.required("patterns").split(',').map(|p| p.as_bytes().to_vec()).collect();
-    let alphabet = Alphabet::parse(&args.str("alphabet", "iupac")).unwrap_or_else(|e| die(&e.to_string()));
+    let patterns: Vec<Vec<u8>> = args
+        .required("patterns")
+        .split(',')
+        .map(|p| p.as_bytes().to_vec())
+        .collect();
+    let alphabet =
+        Alphabet::parse(&args.str("alphabet", "iupac")).unwrap_or_else(|e| die(&e.to_string()));
     let threads: usize = args.num("threads", 1);
     let opts = SearchOptions {
         k: args.num("k", 0),
@@ -58,5 +63,11 @@ fn main() {
         }
         s
     });
-    print_result(&format!("engine_{}", args.str("mode", "hits")), threads, texts.len(), &secs, &s);
+    print_result(
+        &format!("engine_{}", args.str("mode", "hits")),
+        threads,
+        texts.len(),
+        &secs,
+        &s,
+    );
 }

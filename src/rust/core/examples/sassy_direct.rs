@@ -20,14 +20,26 @@ use common::*;
 use sassy::profiles::{CaseSensitiveAscii, Dna, Iupac, Profile};
 use sassy::Searcher;
 
-fn run<P: Profile>(rc: bool, texts: &[Vec<u8>], patterns: &[Vec<u8>], k: usize, reps: usize, warmup: usize) -> (Vec<Timing>, Summary) {
+fn run<P: Profile>(
+    rc: bool,
+    texts: &[Vec<u8>],
+    patterns: &[Vec<u8>],
+    k: usize,
+    reps: usize,
+    warmup: usize,
+) -> (Vec<Timing>, Summary) {
     let mut searcher = Searcher::<P>::new(rc, None);
     time_reps(warmup, reps, || {
         let mut s = Summary::default();
         for text in texts {
             for p in patterns {
                 for m in searcher.search(p, text, k) {
-                    s.add(m.text_start, m.cost, m.strand == sassy::Strand::Rc, cigar_text_len(&m.cigar));
+                    s.add(
+                        m.text_start,
+                        m.cost,
+                        m.strand == sassy::Strand::Rc,
+                        cigar_text_len(&m.cigar),
+                    );
                 }
             }
         }
@@ -38,7 +50,11 @@ fn run<P: Profile>(rc: bool, texts: &[Vec<u8>], patterns: &[Vec<u8>], k: usize, 
 fn main() {
     let args = Args::parse();
     let texts = read_lines(&args.required("input"));
-    let patterns: Vec<Vec<u8>> = args.required("patterns").split(',').map(|p| p.as_bytes().to_vec()).collect();
+    let patterns: Vec<Vec<u8>> = args
+        .required("patterns")
+        .split(',')
+        .map(|p| p.as_bytes().to_vec())
+        .collect();
     let k: usize = args.num("k", 0);
     let alphabet = args.str("alphabet", "iupac");
     let rc = args.flag("rc", alphabet != "ascii");

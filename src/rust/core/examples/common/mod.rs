@@ -17,7 +17,9 @@ impl Args {
         let mut it = std::env::args().skip(1).peekable();
         while let Some(a) = it.next() {
             let Some(name) = a.strip_prefix("--") else {
-                die(&format!("unexpected argument `{a}` (arguments are --name value)"));
+                die(&format!(
+                    "unexpected argument `{a}` (arguments are --name value)"
+                ));
             };
             let value = match it.peek() {
                 Some(v) if !v.starts_with("--") => it.next().unwrap(),
@@ -29,17 +31,25 @@ impl Args {
     }
 
     pub fn str(&self, name: &str, default: &str) -> String {
-        self.0.get(name).cloned().unwrap_or_else(|| default.to_string())
+        self.0
+            .get(name)
+            .cloned()
+            .unwrap_or_else(|| default.to_string())
     }
 
     pub fn required(&self, name: &str) -> String {
-        self.0.get(name).cloned().unwrap_or_else(|| die(&format!("--{name} is required")))
+        self.0
+            .get(name)
+            .cloned()
+            .unwrap_or_else(|| die(&format!("--{name} is required")))
     }
 
     pub fn num<T: std::str::FromStr>(&self, name: &str, default: T) -> T {
         match self.0.get(name) {
             None => default,
-            Some(v) => v.parse().unwrap_or_else(|_| die(&format!("--{name}: `{v}` is not a number"))),
+            Some(v) => v
+                .parse()
+                .unwrap_or_else(|_| die(&format!("--{name}: `{v}` is not a number"))),
         }
     }
 
@@ -109,12 +119,19 @@ fn digits(mut n: i32) -> usize {
 /// CPU seconds (user + system) of this process, all threads, from
 /// /proc/self/stat (clock ticks of 1/100 s, Linux's USER_HZ); NaN elsewhere.
 pub fn process_cpu_seconds() -> f64 {
-    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else { return f64::NAN };
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return f64::NAN;
+    };
     // fields after the command name, which is in parentheses
-    let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else { return f64::NAN };
+    let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else {
+        return f64::NAN;
+    };
     let f: Vec<&str> = rest.split_whitespace().collect();
     // utime and stime are fields 14 and 15 of the whole line, 12 and 13 here
-    match (f.get(11).and_then(|v| v.parse::<f64>().ok()), f.get(12).and_then(|v| v.parse::<f64>().ok())) {
+    match (
+        f.get(11).and_then(|v| v.parse::<f64>().ok()),
+        f.get(12).and_then(|v| v.parse::<f64>().ok()),
+    ) {
         (Some(u), Some(s)) => (u + s) / 100.0,
         _ => f64::NAN,
     }
@@ -139,7 +156,10 @@ pub fn time_reps<T>(warmup: usize, reps: usize, mut f: impl FnMut() -> T) -> (Ve
         let c = process_cpu_seconds();
         let t = Instant::now();
         let r = f();
-        secs.push(Timing { seconds: t.elapsed().as_secs_f64(), cpu_seconds: process_cpu_seconds() - c });
+        secs.push(Timing {
+            seconds: t.elapsed().as_secs_f64(),
+            cpu_seconds: process_cpu_seconds() - c,
+        });
         last = Some(r);
     }
     (secs, last.unwrap())
