@@ -274,6 +274,7 @@ sassy_search_table <- function(con,
   }
 
   mode <- what
+  pace <- new_gc_pace()
   rows_done <- 0
   n_out <- 0
   pieces <- list()
@@ -315,7 +316,9 @@ sassy_search_table <- function(con,
     }
     n_out <- n_out + n_piece
     rows_done <- rows_done + length(texts)
+    read_bytes <- text_bytes(texts)
     rm(chunk, texts, res, piece)
+    gc_pace_step(pace, read_bytes)
     if (show_progress) {
       cli::cli_progress_update(set = rows_done)
     }
@@ -663,6 +666,47 @@ row_numbers <- function(offset, i) {
 
 subset_rows <- function(x, i) {
   if (is.data.frame(x)) x[i, , drop = FALSE] else x[i]
+}
+
+# ---------------------------------------------------------------------------
+# Garbage
+
+# Each chunk leaves its sequences behind as R strings (and the driver's data
+# frame) once it has been searched: garbage of about the size of the chunk.
+# R collects it when its heap has grown by a fraction of the live heap, so in
+# a long scan the peak heap would hold several chunks' worth, and more the
+# longer the table. A full collection after every `limit` bytes of sequences
+# read keeps the peak near one chunk. The limit is at least 32 MiB and at
+# least the live heap measured at the last collection, so that collecting
+# costs a small fraction of the time even in a session that holds a large
+# heap. The option `ducksassy.table_gc_bytes` sets the minimum (`Inf`: never
+# collect).
+new_gc_pace <- function() {
+  pace <- new.env(parent = emptyenv())
+  floor <- getOption("ducksassy.table_gc_bytes", 8 * 2^20)
+  if (!is.numeric(floor) || length(floor) != 1L || is.na(floor) || floor < 0) {
+    floor <- 8 * 2^20
+  }
+  pace$floor <- floor
+  pace$limit <- floor
+  pace$bytes <- 0
+  pace
+}
+
+gc_pace_step <- function(pace, bytes) {
+  pace$bytes <- pace$bytes + bytes
+  if (pace$bytes >= pace$limit && is.finite(pace$limit)) {
+    live <- sum(gc(verbose = FALSE)[, 2L]) * 2^20
+    pace$bytes <- 0
+    pace$limit <- max(pace$floor, live / 4)
+  }
+  invisible()
+}
+
+# Bytes the sequences of a chunk take as R strings (about 56 per string and
+# its letters).
+text_bytes <- function(texts) {
+  sum(nchar(texts, type = "bytes", keepNA = FALSE)) + 56 * length(texts)
 }
 
 # ---------------------------------------------------------------------------
