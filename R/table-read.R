@@ -306,13 +306,39 @@ chunk_texts <- function(x, src, column, call) {
   )
 }
 
-# Row count of a table, for the progress bar only (NA when it fails).
-count_table_rows <- function(con, quoted) {
+#' The number of rows of a table, when it costs nothing to ask
+#'
+#' Only for a DuckDB base or temporary table, where `COUNT(*)` is read from
+#' the table's metadata. A view or query can take as long as the search to
+#' count, and SQLite counts by scanning the whole table, without a way to
+#' interrupt it; they get `NA` (no total for the progress bar, and counts
+#' are bound from chunks). `NA` also when anything fails.
+#' @noRd
+cheap_row_count <- function(con, table, src) {
+  if (is.null(src$quoted) || !inherits(con, "duckdb_connection")) {
+    return(NA_real_)
+  }
+  parts <- if (is_dbi_id(table)) table@name else c(table = table)
+  schema <- if ("schema" %in% names(parts)) parts[["schema"]] else NA_character_
+  types <- tryCatch(
+    DBI::dbGetQuery(
+      con,
+      paste(
+        "SELECT table_type FROM information_schema.tables",
+        "WHERE table_name = ? AND (? IS NULL OR table_schema = ?)"
+      ),
+      params = list(parts[["table"]], schema, schema)
+    )$table_type,
+    error = function(e) NULL
+  )
+  if (length(types) == 0L || !all(types %in% c("BASE TABLE", "LOCAL TEMPORARY"))) {
+    return(NA_real_)
+  }
   n <- tryCatch(
-    DBI::dbGetQuery(con, paste0("SELECT COUNT(*) AS n FROM ", as.character(quoted)))[[1L]],
+    DBI::dbGetQuery(con, paste0("SELECT COUNT(*) AS n FROM ", as.character(src$quoted)))[[1L]],
     error = function(e) NA_real_
   )
-  if (length(n) != 1L) NA_real_ else as.double(n)
+  if (length(n) != 1L || is.na(n)) NA_real_ else as.double(n)
 }
 
 table_progress_wanted <- function() {

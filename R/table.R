@@ -68,19 +68,34 @@
 #' One chunk of `chunk_rows` rows is held at a time: with DuckDB, a batch of
 #' its Arrow stream ([DBI::dbSendQueryArrow()] and
 #' [DBI::dbFetchArrowChunk()], through `nanoarrow`, `duckdb` >= 1.5.4),
-#' released as soon as it has been searched; with other drivers,
-#' [DBI::dbSendQuery()] and `dbFetch(n = chunk_rows)`. (Older `duckdb`
-#' versions, or a missing `nanoarrow`, fall back to `dbFetch()`, which in
-#' `duckdb` reads the whole result into memory first.) What grows with the
-#' table is only the result: the hits, or for counts one row per table row
-#' (its `id` columns and one value per pattern). For very large tables use
-#' `output`, or `id` to carry fewer columns.
+#' copied into R and released as soon as it has been converted; with other
+#' drivers, [DBI::dbSendQuery()] and `dbFetch(n = chunk_rows)`. (Older
+#' `duckdb` versions, or a missing `nanoarrow`, fall back to `dbFetch()`,
+#' which in `duckdb` reads the whole result into memory first.) The next
+#' chunk is fetched after the current one has been searched: R can do one
+#' thing at a time, so the database and the search take turns. A chunk's
+#' sequences become garbage once it has been searched; after every 8 MiB of
+#' sequences read (or a quarter of R's live heap, if more) R's garbage
+#' collector is run, so that a long scan does not pile up several chunks'
+#' worth (the option `ducksassy.table_gc_bytes` sets the 8 MiB; `Inf` never
+#' collects).
+#'
+#' What grows with the table is only the result: the hits, or for counts
+#' one row per table row (its `id` columns and one value per pattern). For
+#' counts of a DuckDB table (not a view or query), the number of rows is
+#' read first and the result columns are filled in place; otherwise they are
+#' bound from the chunks' results at the end. For very large results use
+#' `output`, or `id` to carry fewer columns. DuckDB itself caches the blocks
+#' of a database file that a scan reads, up to its `memory_limit` setting
+#' (default 80% of RAM; `DBI::dbExecute(con, "SET memory_limit = '1GB'")`);
+#' that memory is DuckDB's, outside R.
 #'
 #' Interrupting (Ctrl-C / Esc) stops the search of the current chunk within
-#' a fraction of a second and raises a `ducksassy_interrupt` error; the
-#' result set is always cleared, so the connection stays usable. In
-#' interactive sessions a progress bar (cli) shows the rows searched; set
-#' `options(ducksassy.progress = FALSE)` to turn it off.
+#' a fraction of a second and raises a `ducksassy_interrupt` error (or R's
+#' `interrupt` condition, when it comes between chunks); the result set is
+#' always cleared, so the connection stays usable. In interactive sessions a
+#' progress bar (cli) shows the rows searched, with a total and an ETA for a
+#' DuckDB table; set `options(ducksassy.progress = FALSE)` to turn it off.
 #'
 #' @section Errors:
 #' Errors have class `ducksassy_error`:
@@ -171,49 +186,44 @@
 #' @seealso [sassy_search()] for the search itself, the hit columns and the
 #'   search arguments; [sassy_search_fastx()] for FASTA/FASTQ files.
 #' @export
-#' @examples
-#' if (requireNamespace("DBI", quietly = TRUE) &&
-#'   requireNamespace("RSQLite", quietly = TRUE)) {
-#'   con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
-#'   DBI::dbWriteTable(con, "reads", data.frame(
-#'     name = c("r1", "r2", "r3", "r4"),
-#'     sequence = c("AAAATTGAAA", "CCCATCACCC", NA, "GGATCGGG")
-#'   ))
+#' @examplesIf requireNamespace("DBI", quietly = TRUE) && requireNamespace("RSQLite", quietly = TRUE)
+#' con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+#' DBI::dbWriteTable(con, "reads", data.frame(
+#'   name = c("r1", "r2", "r3", "r4"),
+#'   sequence = c("AAAATTGAAA", "CCCATCACCC", NA, "GGATCGGG")
+#' ))
 #'
-#'   # Hits with up to 1 edit, both strands; `name` identifies the row
-#'   sassy_search_table(con, "reads", "ATCG", k = 1)
+#' # Hits with up to 1 edit, both strands; `name` identifies the row
+#' sassy_search_table(con, "reads", "ATCG", k = 1)
 #'
-#'   # Counts and presence per row, one column per pattern
-#'   sassy_search_table(con, "reads", c(p1 = "ATCG", p2 = "GATTACA"),
-#'     k = 1, what = "count")
-#'   sassy_search_table(con, "reads", "ATCG", k = 1, what = "contains",
-#'     rc = FALSE)
+#' # Counts and presence per row, one column per pattern
+#' sassy_search_table(con, "reads", c(p1 = "ATCG", p2 = "GATTACA"),
+#'   k = 1, what = "count")
+#' sassy_search_table(con, "reads", "ATCG", k = 1, what = "contains",
+#'   rc = FALSE)
 #'
-#'   # A query: any SQL the database runs, e.g. to filter rows
-#'   sassy_search_table(con,
-#'     DBI::SQL("SELECT name, sequence FROM reads WHERE name <> 'r1'"),
-#'     "ATCG", k = 1)
+#' # A query: any SQL the database runs, e.g. to filter rows
+#' sassy_search_table(con,
+#'   DBI::SQL("SELECT name, sequence FROM reads WHERE name <> 'r1'"),
+#'   "ATCG", k = 1)
 #'
-#'   # Append the hits to a table in the database instead of returning them
-#'   n <- sassy_search_table(con, "reads", "ATCG", k = 1, output = "hits")
-#'   n
-#'   DBI::dbReadTable(con, "hits")
+#' # Append the hits to a table in the database instead of returning them
+#' n <- sassy_search_table(con, "reads", "ATCG", k = 1, output = "hits")
+#' n
+#' DBI::dbReadTable(con, "hits")
 #'
-#'   # Errors are classed and name the table and column
-#'   try(sassy_search_table(con, "reads", "ATCG", column = "seq"))
-#'   DBI::dbDisconnect(con)
-#' }
+#' # Errors are classed and name the table and column
+#' try(sassy_search_table(con, "reads", "ATCG", column = "seq"))
+#' DBI::dbDisconnect(con)
 #'
-#' # The same with DuckDB, read through its Arrow stream
-#' if (requireNamespace("duckdb", quietly = TRUE) &&
-#'   requireNamespace("nanoarrow", quietly = TRUE)) {
-#'   con <- DBI::dbConnect(duckdb::duckdb())
-#'   DBI::dbWriteTable(con, "reads", data.frame(
-#'     id = 1:3, sequence = c("AAAATTGAAA", "CCCATCACCC", "GGATCGGG")
-#'   ))
-#'   sassy_search_table(con, "reads", "ATCG", k = 1, chunk_rows = 2)
-#'   DBI::dbDisconnect(con, shutdown = TRUE)
-#' }
+#' @examplesIf requireNamespace("DBI", quietly = TRUE) && requireNamespace("duckdb", quietly = TRUE) && requireNamespace("nanoarrow", quietly = TRUE)
+#' # The same with DuckDB, read through its Arrow stream in chunks of 2 rows
+#' con <- DBI::dbConnect(duckdb::duckdb())
+#' DBI::dbWriteTable(con, "reads", data.frame(
+#'   id = 1:3, sequence = c("AAAATTGAAA", "CCCATCACCC", "GGATCGGG")
+#' ))
+#' sassy_search_table(con, "reads", "ATCG", k = 1, chunk_rows = 2)
+#' DBI::dbDisconnect(con, shutdown = TRUE)
 sassy_search_table <- function(con,
                                table,
                                patterns,
@@ -248,10 +258,15 @@ sassy_search_table <- function(con,
   # may run on `con` while the rows are being read.
   src <- new_table_source(con, table, column, id, call = call)
   out_spec <- if (!is.null(output)) new_output_spec(con, output, call = call)
+  # The row count of a table, where it is cheap to know (a DuckDB table):
+  # the progress bar's total, and, for counts returned to R, the size of the
+  # result, so that it is filled in place rather than bound from pieces at
+  # the end (which would hold it twice).
   total <- NA_real_
   show_progress <- table_progress_wanted()
-  if (show_progress && !is.null(src$quoted)) {
-    total <- count_table_rows(con, src$quoted)
+  prefill <- what != "hits" && is.null(out_spec)
+  if (show_progress || prefill) {
+    total <- cheap_row_count(con, table, src)
   }
 
   reader <- open_table_reader(con, src, chunk_rows, call = call)
@@ -278,6 +293,8 @@ sassy_search_table <- function(con,
   rows_done <- 0
   n_out <- 0
   pieces <- list()
+  filled <- NULL # the prefilled result columns, or NULL
+  n_filled <- 0
   template <- NULL
   cols <- NULL
   repeat {
@@ -305,13 +322,28 @@ sassy_search_table <- function(con,
       if (!is.null(out_spec)) {
         check_output_fit(out_spec, template, call = call)
       }
+      if (prefill && can_prefill(template, total)) {
+        filled <- lapply(template, function(x) vector(typeof(x), total))
+      }
     }
     n_piece <- length(piece[[1L]])
     if (n_piece > 0L) {
-      if (is.null(out_spec)) {
-        pieces[[length(pieces) + 1L]] <- piece
-      } else {
+      if (!is.null(out_spec)) {
         write_spool(spool, piece)
+      } else if (!is.null(filled) && n_filled + n_piece <= total) {
+        # in place: `filled` and its columns are not shared
+        at <- n_filled + seq_len(n_piece)
+        for (j in seq_along(filled)) {
+          filled[[j]][at] <- piece[[j]]
+        }
+        n_filled <- n_filled + n_piece
+      } else {
+        if (!is.null(filled)) {
+          # more rows than counted (the table grew): bind pieces instead
+          pieces <- list(lapply(filled, function(x) x[seq_len(n_filled)]))
+          filled <- NULL
+        }
+        pieces[[length(pieces) + 1L]] <- piece
       }
     }
     n_out <- n_out + n_piece
@@ -331,6 +363,12 @@ sassy_search_table <- function(con,
   if (!is.null(out_spec)) {
     write_output(con, out_spec, template, spool, call = call)
     return(invisible(as.double(n_out)))
+  }
+  if (!is.null(filled)) {
+    if (n_filled < total) {
+      filled <- lapply(filled, function(x) x[seq_len(n_filled)])
+    }
+    return(new_data_frame(filled, n_filled))
   }
   combine_pieces(pieces, template)
 }
@@ -676,11 +714,12 @@ subset_rows <- function(x, i) {
 # R collects it when its heap has grown by a fraction of the live heap, so in
 # a long scan the peak heap would hold several chunks' worth, and more the
 # longer the table. A full collection after every `limit` bytes of sequences
-# read keeps the peak near one chunk. The limit is at least 32 MiB and at
-# least the live heap measured at the last collection, so that collecting
-# costs a small fraction of the time even in a session that holds a large
-# heap. The option `ducksassy.table_gc_bytes` sets the minimum (`Inf`: never
-# collect).
+# read keeps the peak near one chunk. The limit is at least 8 MiB and at
+# least a quarter of the live heap measured at the last collection, so that
+# collecting costs a small fraction of the time even in a session that holds
+# a large heap (a full collection takes time in proportion to the live
+# heap). The option `ducksassy.table_gc_bytes` sets the minimum (`Inf`:
+# never collect).
 new_gc_pace <- function() {
   pace <- new.env(parent = emptyenv())
   floor <- getOption("ducksassy.table_gc_bytes", 8 * 2^20)
@@ -711,6 +750,16 @@ text_bytes <- function(texts) {
 
 # ---------------------------------------------------------------------------
 # Putting the chunks together
+
+# Counts can be filled into columns allocated up front when the number of
+# rows is known and every column is a plain vector (no class to keep).
+can_prefill <- function(template, total) {
+  !is.na(total) && total >= 0 && total <= .Machine$integer.max &&
+    all(vapply(template, function(x) {
+      is.atomic(x) && is.null(attributes(x)) && typeof(x) %in%
+        c("logical", "integer", "double", "character")
+    }, logical(1)))
+}
 
 #' Bind the chunks' columns into one data frame
 #'

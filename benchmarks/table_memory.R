@@ -8,19 +8,31 @@
 # generated inside DuckDB from MD5 hashes of the row number.
 #
 # Each measurement runs in a fresh Rscript that loads ducksassy and duckdb,
-# opens the file read-only and counts one 12-mer (k = 1, both strands) in
-# every row with the default chunk_rows (100,000), as a table search
-# returning the counts to R (one row per table row: id and count). It
-# reports two peaks:
+# opens the file, warms up (a count over 10 rows: R code, the Rust library,
+# its thread pool) and counts one 12-mer (k = 1, both strands) in every row
+# of the table with the default chunk_rows (100,000). Three modes:
 #
-# - r_heap_peak_mb: the R heap, from gc(): `gc(reset = TRUE)` just before
-#   the search, then the sum of the "max used" (Mb) column of gc() after it.
-#   This is "peak R memory": what R itself allocated (vectors and cons
-#   cells), including the result.
+# - count: the counts come back to R (a data frame with one row per table
+#   row: id and count), DuckDB with its default settings.
+# - count_duckdb_64MB: the same with `SET memory_limit = '64MB'` in DuckDB.
+#   DuckDB keeps the blocks of a database file that a scan has read in its
+#   buffer pool, up to memory_limit (default 80% of RAM), so by default its
+#   share of the process grows with the size of the table read; this mode
+#   bounds that cache, to show what the R side does alone.
+# - count_to_table: the counts are appended to a table in the same database
+#   (`output = "counts_out"`), so the result never comes to R.
+#
+# Each run reports:
+#
+# - r_heap_peak_mb: peak R memory, from gc(): `gc(reset = TRUE)` just before
+#   the search, then the sum of the "max used" (Mb) column of gc() after it:
+#   everything R itself allocated (vectors and cons cells), including the
+#   result and garbage not yet collected.
 # - rss_peak_kb: the peak resident memory of the whole process, VmHWM from
-#   /proc/self/status, which also counts DuckDB's own buffers and the Rust
-#   search's buffers. `loaded_kb` is VmHWM after loading the packages and
-#   connecting, before the search.
+#   /proc/self/status, which also counts DuckDB's buffers and the Rust
+#   search's; `loaded_kb` is VmHWM after the warm-up, before the search.
+# - duckdb_mb: DuckDB's own memory after the search (duckdb_memory(); mostly
+#   cached table blocks).
 #
 # Run from the package root with ducksassy installed (R_LIBS may point at the
 # library):   Rscript benchmarks/table_memory.R [rows_1x]
@@ -56,8 +68,8 @@ make_table <- function(con, name, n) {
 }
 t0 <- proc.time()[["elapsed"]]
 con <- suppressMessages(DBI::dbConnect(duckdb::duckdb(dbdir = db)))
-make_table(con, "reads_1x", rows_1x)
-make_table(con, "reads_4x", 4L * rows_1x)
+invisible(make_table(con, "reads_1x", rows_1x))
+invisible(make_table(con, "reads_4x", 4L * rows_1x))
 check <- DBI::dbGetQuery(con, paste(
   "SELECT (SELECT COUNT(*) FROM reads_1x) AS n1, (SELECT COUNT(*) FROM reads_4x) AS n4,",
   "(SELECT MIN(length(sequence)) FROM reads_4x) AS min_len,",
@@ -66,20 +78,25 @@ check <- DBI::dbGetQuery(con, paste(
 DBI::dbDisconnect(con, shutdown = TRUE)
 cat(sprintf(
   "made %s (%.0f MB): %s + %s rows of %d-%d bp in %.1f s\n",
-  basename(db), file.size(db) / 2^20, format(check$n1, big.mark = ","),
-  format(check$n4, big.mark = ","), check$min_len, check$max_len,
+  basename(db), file.size(db) / 2^20,
+  format(check$n1, big.mark = ",", scientific = FALSE),
+  format(check$n4, big.mark = ",", scientific = FALSE), check$min_len, check$max_len,
   proc.time()[["elapsed"]] - t0
 ))
 
 # One measurement in a fresh R process. `output`: "" to return the counts to
 # R, or a table name to append them to (the file is then opened read-write).
-measure <- function(table, output = "") {
+# `limit`: "" for DuckDB's default memory_limit (80% of RAM), or a limit for
+# DuckDB's buffer manager, e.g. "64MB".
+measure <- function(table, output = "", limit = "") {
   code <- c(
     "suppressPackageStartupMessages({library(ducksassy); library(DBI)})",
     "hwm <- function() as.numeric(gsub('[^0-9]', '', grep('^VmHWM', readLines('/proc/self/status'), value = TRUE)))",
     "table <- Sys.getenv('TABLE_NAME'); output <- Sys.getenv('TABLE_OUTPUT')",
     "out <- if (nzchar(output)) output else NULL",
     "con <- suppressMessages(dbConnect(duckdb::duckdb(dbdir = Sys.getenv('TABLE_DB'), read_only = is.null(out))))",
+    "limit <- Sys.getenv('DUCKDB_LIMIT')",
+    "if (nzchar(limit)) invisible(dbExecute(con, paste0('SET memory_limit = ', dbQuoteString(con, limit))))",
     "pattern <- 'GATTACAGGCTT'",
     "# warm-up on 10 rows: R code, the Rust library and its thread pool",
     "invisible(sassy_search_table(con, SQL(paste('SELECT * FROM', table, 'LIMIT 10')), pattern, what = 'count'))",
@@ -88,7 +105,8 @@ measure <- function(table, output = "") {
     "t <- system.time(res <- sassy_search_table(con, table, pattern, k = 1, what = 'count', output = out))[['elapsed']]",
     "heap <- sum(gc()[, 6])",
     "if (is.null(out)) { n <- nrow(res); hits <- sum(res[[2]]) } else { n <- res; hits <- dbGetQuery(con, paste('SELECT SUM(pattern_1) FROM', output))[[1]]; dbRemoveTable(con, output) }",
-    "cat(loaded, hwm(), heap, t, n, hits, sassy_threads(), '\\n')",
+    "duck <- sum(dbGetQuery(con, 'SELECT memory_usage_bytes FROM duckdb_memory()')[[1]]) / 2^20",
+    "cat(loaded, hwm(), heap, t, n, hits, sassy_threads(), duck, '\\n')",
     "dbDisconnect(con, shutdown = TRUE)"
   )
   script <- file.path(dir, "measure.R")
@@ -98,7 +116,8 @@ measure <- function(table, output = "") {
     stdout = TRUE,
     env = c(
       paste0("TABLE_DB=", shQuote(db)), paste0("TABLE_NAME=", shQuote(table)),
-      paste0("TABLE_OUTPUT=", shQuote(output))
+      paste0("TABLE_OUTPUT=", shQuote(output)),
+      paste0("DUCKDB_LIMIT=", shQuote(limit))
     )
   )
   status <- attr(out, "status")
@@ -106,23 +125,28 @@ measure <- function(table, output = "") {
   as.numeric(strsplit(trimws(out[length(out)]), " +")[[1]])
 }
 
+modes <- list(
+  count = list(output = "", limit = ""),
+  count_duckdb_64MB = list(output = "", limit = "64MB"),
+  count_to_table = list(output = "counts_out", limit = "")
+)
 rows <- list()
-for (mode in c("count", "count_to_table")) {
+for (mode in names(modes)) {
   for (label in c("1x", "4x")) {
     table <- paste0("reads_", label)
-    m <- measure(table, if (mode == "count") "" else "counts_out")
+    m <- measure(table, modes[[mode]]$output, modes[[mode]]$limit)
     rows[[length(rows) + 1L]] <- data.frame(
-      mode = mode, label = label, table = table, rows = m[[5]],
+      mode = mode, label = label, table = table, rows = as.integer(m[[5]]),
       loaded_kb = m[[1]], rss_peak_kb = m[[2]], r_heap_peak_mb = m[[3]],
-      seconds = m[[4]], hits = m[[6]], threads = m[[7]]
+      duckdb_mb = round(m[[8]], 1), seconds = m[[4]], hits = as.integer(m[[6]]),
+      threads = as.integer(m[[7]])
     )
   }
 }
 res <- do.call(rbind, rows)
 rownames(res) <- NULL
 base <- function(col) {
-  ifelse(res$mode == "count", res[[col]][res$mode == "count" & res$label == "1x"],
-    res[[col]][res$mode == "count_to_table" & res$label == "1x"])
+  vapply(res$mode, function(m) res[[col]][res$mode == m & res$label == "1x"], numeric(1))
 }
 res$rss_ratio_to_1x <- round(res$rss_peak_kb / base("rss_peak_kb"), 3)
 res$heap_ratio_to_1x <- round(res$r_heap_peak_mb / base("r_heap_peak_mb"), 3)
