@@ -504,7 +504,7 @@ check_column_name <- function(column, call = rlang::caller_env()) {
     column == "") {
     abort_scalar("column", "a single non-empty string (a column name)", column, call)
   }
-  column
+  as.vector(column)
 }
 
 check_id <- function(id, call = rlang::caller_env()) {

@@ -295,6 +295,35 @@ bad_input_matrix <- list(
     )),
     options = c(ducksassy.max_hits = NA)
   ),
+  sassy_crispr_table = list(
+    args = list(
+      con = quote(con), table = quote("reads"), guides = quote(guide),
+      k = quote(1L), column = quote("sequence"), id = quote("id"),
+      pam_length = quote(3L), allow_pam_edits = quote(FALSE),
+      max_n_frac = quote(0.2), rc = quote(TRUE), cigar = quote(TRUE),
+      threads = quote(1L), chunk_rows = quote(1L), output = quote("crispr_out")
+    ),
+    ok = list(
+      # NULL: every column but `column` (character(0), the row number, is
+      # valid too, but its columns do not fit the output table)
+      id = "null",
+      guides = c("wrong_length", "matrix", "long_string"),
+      # NULL: no N filter
+      max_n_frac = "null",
+      chunk_rows = "huge_int",
+      output = c("null", "string", "utf8", "latin1", "long_string")
+    ),
+    fail = list(table = "matrix", output = "matrix"),
+    skip = list(
+      chunk_rows = c(huge_int = "dbFetch(n = .Machine$integer.max) makes RSQLite allocate for 2^31 rows (tens of seconds, GBs): cap the rows fetched at once")
+    ),
+    extra = list(
+      con = list(closed = quote(closed_con)),
+      table = list(missing = quote("no_such_table"), injection = quote("reads; DROP TABLE reads"))
+    ),
+    options = c(ducksassy.max_hits = NA),
+    needs = "con"
+  ),
   as_granges = list(
     args = list(hits = quote(hits), seqinfo = quote(NULL)),
     ok = list(

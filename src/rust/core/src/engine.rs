@@ -103,7 +103,7 @@ pub fn run(
         // the records x patterns result: a failed allocation would abort the
         // process (and R with it), so probe for it first
         let cells = texts.len().checked_mul(plan.patterns.len());
-        if !cells.is_some_and(|c| Vec::<i32>::new().try_reserve_exact(c).is_ok()) {
+        if cells.is_none_or(|c| Vec::<i32>::new().try_reserve_exact(c).is_err()) {
             return Err(CoreError::TooLarge {
                 what: format!("{} records x {} patterns", texts.len(), plan.patterns.len()),
             });
