@@ -19,7 +19,7 @@ NPROC := $(shell nproc 2>/dev/null || echo 2)
 RUST_DIR := src/rust
 
 .PHONY: all setup document install demo test rust-vendor rust-test build \
-        check wrappers readme benchmarks clean distclean
+        check wrappers readme benchmarks memcheck clean distclean
 
 all: install
 
@@ -88,6 +88,11 @@ wrappers: install
 readme: install
 	$(RSCRIPT) -e 'rmarkdown::render("README.Rmd", quiet = TRUE)'
 	rm -f README.html
+
+# valgrind memcheck of the core's tests and a search from R (an AVX2 build:
+# valgrind cannot run AVX-512); fails on invalid access or a definite leak.
+memcheck: setup rust-vendor
+	bash tools/memcheck.sh all
 
 benchmarks: install
 	@if [ -f benchmarks/run_all.R ]; then \

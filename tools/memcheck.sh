@@ -115,7 +115,7 @@ run_core() {
     env -u CARGO_ENCODED_RUSTFLAGS CARGO_HOME="$ROOT/src/rust/cargo-home" \
       CARGO_TARGET_DIR="$target" RUSTFLAGS="$DS_RUSTFLAGS" \
       cargo test --offline --no-run --message-format=json $DS_CARGO_FLAGS 2>"$DIR/logs/core-build.log" |
-      sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' >"$list"
+      grep '"test":true' | sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' >"$list"
   ) || {
     echo "memcheck: building the core tests failed; see $DIR/logs/core-build.log" >&2
     tail -n 30 "$DIR/logs/core-build.log" >&2

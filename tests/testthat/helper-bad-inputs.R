@@ -21,7 +21,6 @@ bad_input_values <- list(
   null = quote(NULL),
   na = quote(NA),
   na_character = quote(NA_character_),
-  na_integer = quote(NA_integer_),
   na_real = quote(NA_real_),
   nan = quote(NaN),
   true = quote(TRUE),
@@ -29,12 +28,10 @@ bad_input_values <- list(
   string = quote("ACGT"),
   complex = quote(1i),
   raw_nul = quote(as.raw(c(0x41, 0x00, 0x43))), # R strings cannot hold NUL
-  fun = quote(identity),
-  env = quote(globalenv()),
+  env = quote(globalenv()), # not a vector (functions, environments, ...)
   wrong_length = quote(rep(GOOD, 2L)),
   empty = quote(GOOD[0L]),
   negative = quote(-1L),
-  negative_fraction = quote(-0.5),
   huge_int = quote(.Machine$integer.max),
   huge_double = quote(1e300),
   inf = quote(Inf),
@@ -46,7 +43,6 @@ bad_input_values <- list(
   factor = quote(factor(GOOD)),
   list = quote(as.list(GOOD)),
   nested_list = quote(list(GOOD)),
-  data_frame = quote(data.frame(x = 1:2)),
   matrix = quote(matrix(GOOD, 1L))
 )
 

@@ -36,7 +36,7 @@ fn ds_fastx_search(
     batch_bytes: f64,
     batch_records: f64,
 ) -> Robj {
-    let r = (|| -> Result<Robj, FastxError> {
+    crate::guard(|| fastx_result((|| -> Result<Robj, FastxError> {
         let mode = Mode::parse(mode)?;
         let plan = plan(&patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits)?;
         let paths = path_strings(&paths, "paths")?;
@@ -51,8 +51,7 @@ fn ds_fastx_search(
             }
             SearchOutput::Values(v) => values_to_r(&v, mode == Mode::Contains)?,
         })
-    })();
-    r.unwrap_or_else(|e| fastx_error_value(&e))
+    })()))
 }
 
 /// Write the records of `path` with (or, with `invert`, without) a hit to
@@ -76,7 +75,7 @@ fn ds_fastx_filter(
     batch_bytes: f64,
     batch_records: f64,
 ) -> Robj {
-    let r = (|| -> Result<Robj, FastxError> {
+    crate::guard(|| fastx_result((|| -> Result<Robj, FastxError> {
         let plan = plan(&patterns, k, alphabet, ignore_case, rc, false, overhang, max_n_frac, false, threads, Mode::Contains, f64::NAN)?;
         let path = one_path(&path, "path")?;
         let output = one_path(&output, "output")?;
@@ -86,8 +85,7 @@ fn ds_fastx_filter(
         let mut v = Doubles::from_values([c.read as f64, c.written as f64]);
         v.set_names(["read", "written"]).map_err(|e| CoreError::Internal(e.to_string()))?;
         Ok(v.into())
-    })();
-    r.unwrap_or_else(|e| fastx_error_value(&e))
+    })()))
 }
 
 /// Read at most `n_max` records (`Inf`: all) of `path`; see
@@ -96,7 +94,7 @@ fn ds_fastx_filter(
 /// has no space or tab.
 #[extendr]
 fn ds_fastx_read(path: Robj, n_max: f64, batch_bytes: f64, batch_records: f64) -> Robj {
-    let r = (|| -> Result<Robj, FastxError> {
+    crate::guard(|| fastx_result((|| -> Result<Robj, FastxError> {
         let path = one_path(&path, "path")?;
         let n_max = if n_max.is_finite() && n_max >= 0.0 { Some(n_max as u64) } else { None };
         let ctl = Control::new();
@@ -122,8 +120,18 @@ fn ds_fastx_read(path: Robj, n_max: f64, batch_bytes: f64, batch_records: f64) -
         let quality = if fastq { strings_r(n, |i| Some(recs.qual.get(i))) } else { Robj::from(()) };
         let format = if fastq { "fastq" } else { "fasta" };
         Ok(list!(format = format, name = name, description = description, sequence = sequence, quality = quality).into())
-    })();
-    r.unwrap_or_else(|e| fastx_error_value(&e))
+    })()))
+}
+
+/// The R value of an entry point's result: an error value for R to raise,
+/// after giving the memory of an interrupted or over-limit search back.
+fn fastx_result(r: Result<Robj, FastxError>) -> Robj {
+    r.unwrap_or_else(|e| {
+        if matches!(e, FastxError::Core(CoreError::Interrupted | CoreError::TooManyHits { .. })) {
+            crate::release_memory();
+        }
+        fastx_error_value(&e)
+    })
 }
 
 /// Validated plan from the R arguments (`NaN` = `NULL` for the fractions and

@@ -42,7 +42,7 @@ use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 
 /// Cases per property unless `PROPTEST_CASES` says otherwise.
-const CASES: u32 = 96;
+const CASES: u32 = 64;
 const SEED: u64 = 0x5A55_1D0C;
 
 fn config(cases: u32) -> ProptestConfig {
