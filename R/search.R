@@ -288,22 +288,18 @@ run_search <- function(plan, mode, call = rlang::caller_env(),
     one <- function(p, offset) run_search(p, mode, call, record_offset = offset)
     return(run_search_chunked(plan, mode, one, length(plan$patterns), call = call))
   }
-  res <- ds_search(
-    plan$texts,
-    plan$patterns,
-    plan$k,
-    plan$alphabet,
-    plan$ignore_case,
-    plan$rc,
-    plan$all_endpoints,
-    na_as_nan(plan$overhang),
-    na_as_nan(plan$max_n_frac),
-    plan$cigar,
-    plan$threads,
-    mode,
-    max_hits_option(call = call)
-  )
+  res <- ds_search_plan(plan, mode, max_hits_option(call = call))
   rust_result(offset_rust_error(res, record_offset), call = call)
+}
+
+# The binding call for a validated plan: the one place that spells out
+# ds_search()'s positional arguments (the vector and table searches use it).
+ds_search_plan <- function(plan, mode, max_hits) {
+  ds_search(
+    plan$texts, plan$patterns, plan$k, plan$alphabet, plan$ignore_case,
+    plan$rc, plan$all_endpoints, na_as_nan(plan$overhang),
+    na_as_nan(plan$max_n_frac), plan$cigar, plan$threads, mode, max_hits
+  )
 }
 
 # "No value" for the binding's double scalars. extendr refuses NA_real_ for

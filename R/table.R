@@ -597,21 +597,7 @@ is_dbi_id <- function(x) {
 #' @noRd
 search_table_chunk <- function(plan, mode, limit, chunk, cols, offset, src,
                                column, max_hits, call) {
-  res <- ds_search(
-    plan$texts,
-    plan$patterns,
-    plan$k,
-    plan$alphabet,
-    plan$ignore_case,
-    plan$rc,
-    plan$all_endpoints,
-    na_as_nan(plan$overhang),
-    na_as_nan(plan$max_n_frac),
-    plan$cigar,
-    plan$threads,
-    mode,
-    as.double(limit)
-  )
+  res <- ds_search_plan(plan, mode, as.double(limit))
   if (!inherits(res, "ducksassy_rust_error")) {
     return(res)
   }
