@@ -13,14 +13,14 @@
 #
 #   Rscript benchmarks/scaling.R [--small=262144] [--large_times=8]
 #     [--balanced=983040] [--length=256] [--threads=1,2,...] [--reps=3]
-#     [--k=2] [--genome_reps=20] [--workloads=small,large,balanced,ecoli]
+#     [--k=2] [--genome_reps=200] [--workloads=small,large,balanced,ecoli]
 #
 # Writes benchmarks/data/scaling.csv and scaling_receipt.json.
 
 source("benchmarks/common.R")
 args <- bench_args(list(
   small = 262144L, large_times = 8L, balanced = 983040L, length = 256L,
-  threads = all_threads(), reps = 3L, k = 2L, genome_reps = 20L,
+  threads = all_threads(), reps = 3L, k = 2L, genome_reps = 200L,
   workloads = c("small", "large", "balanced", "ecoli")
 ))
 load_before <- load_average()
