@@ -74,9 +74,6 @@
 #' * a FASTQ record whose quality line and sequence differ in length, a FASTQ
 #'   file cut inside a record, a blank line between FASTQ records, a third
 #'   FASTQ line that does not start with `+`;
-#' * a FASTA file whose last record is a header line with nothing after it
-#'   (a limitation of the needletail parser; a header-only record elsewhere
-#'   is read as an empty sequence);
 #' * a NUL byte in a name, sequence or quality that would become an R string.
 #'
 #' A sequence letter outside the alphabet is a `ducksassy_input_error` naming

@@ -393,12 +393,18 @@ test_that("files that are neither FASTA nor FASTQ are errors", {
   writeLines("a,b", con)
   close(con)
   expect_file_error(p, record = 1, message = "neither FASTA nor FASTQ")
-  # gzip inside gzip
+  # compression is detected at each layer: a gzip of the gzipped reads is
+  # read as the reads, a gzip of a gzipped table is still not FASTA/FASTQ
   p2 <- withr::local_tempfile(fileext = ".gz")
   con <- gzfile(p2, "wb")
   writeBin(readBin(reads_fq, "raw", file.size(reads_fq)), con)
   close(con)
-  expect_file_error(p2, record = 1, message = "neither FASTA nor FASTQ")
+  expect_identical(sassy_read_fastx(p2), sassy_read_fastx(reads_fq))
+  p3 <- withr::local_tempfile(fileext = ".gz")
+  con <- gzfile(p3, "wb")
+  writeBin(readBin(p, "raw", file.size(p)), con)
+  close(con)
+  expect_file_error(p3, record = 1, message = "neither FASTA nor FASTQ")
 })
 
 test_that("truncated and corrupt gzip files are errors, never partial results", {
@@ -433,14 +439,28 @@ test_that("FASTQ records with a wrong quality length are errors at that record",
   expect_identical(e$line, 4L * 56L + 1L)
 })
 
-test_that("truncated FASTQ, blank lines and header-only last FASTA records are errors", {
+test_that("truncated FASTQ and blank lines are errors; header-only FASTA records are empty", {
   lines <- read_lines(reads_fq)
   expect_file_error(make_bad(paste0(lines[1:10], "\n", collapse = "")), record = 3, message = "ends inside a FASTQ record")
   expect_file_error(make_bad(paste0(c(lines[1:8], "", lines[9:12]), "\n", collapse = "")), record = 3)
-  expect_file_error(make_bad(">a\nACGT\n>b\n", ".fa"), record = 2, message = "header line with no line after it")
-  # a header-only record elsewhere is an empty sequence
-  r <- sassy_read_fastx(make_bad(">a\n>b\nACGT\n", ".fa"))
-  expect_identical(r$sequence, c("", "ACGT"))
+  # a header-only record is an empty sequence, first, in the middle or last
+  # (needletail alone cannot read the last case), with or without a final
+  # line break, plain or gzip
+  for (text in c(">a\n>b\nACGT\n>c d\n", ">a\n>b\nACGT\n>c d")) {
+    for (gz in c(FALSE, TRUE)) {
+      path <- make_bad(text, if (gz) ".fa.gz" else ".fa")
+      if (gz) {
+        con <- gzfile(path, "wb"); writeBin(charToRaw(text), con); close(con)
+      }
+      r <- sassy_read_fastx(path)
+      expect_identical(r$name, c("a", "b", "c"))
+      expect_identical(r$description, c(NA, NA, "d"))
+      expect_identical(r$sequence, c("", "ACGT", ""))
+      h <- sassy_search_fastx(path, "ACGT", k = 0)
+      expect_identical(h$record, sassy_search(r$sequence, "ACGT", k = 0)$record)
+      expect_identical(unique(h$record), 2L)
+    }
+  }
 })
 
 test_that("letters outside the alphabet name the file, record and position", {

@@ -27,14 +27,17 @@
 //!   decoder, reported at the record being read when it happened;
 //! - a file with fewer than 2 bytes (after decompression) is "empty";
 //! - the last FASTA record cannot be a header alone (`">id\n"` at the end of
-//!   the file): needletail reports an unexpected end, reported here as an error
-//!   of kind [`ParseKind::HeaderOnlyLastRecord`]; a header-only record
-//!   elsewhere is read as an empty sequence;
+//!   the file): needletail reports an unexpected end. We decompress before
+//!   needletail (`fastx/decompress.rs`) and close every FASTA stream with
+//!   `\n\n`, so such a record is read as an empty sequence, like a
+//!   header-only record elsewhere; [`ParseKind::HeaderOnlyLastRecord`] is
+//!   kept for a parser that still reports it;
 //! - blank lines between FASTQ records are an error; trailing blank lines at
 //!   the end of a FASTQ file are ignored;
 //! - a FASTA header's id (`SequenceRecord::id()`) is the whole header line;
 //!   [`split_header`] cuts it into name and description.
 
+mod decompress;
 mod error;
 mod reader;
 mod writer;

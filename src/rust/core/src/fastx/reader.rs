@@ -40,7 +40,10 @@ fn read_file(fi: usize, path: &str, opts: &ReadOptions, tx: &Sender<Msg>, stop: 
     if file.metadata().map(|m| m.is_dir()).unwrap_or(false) {
         return Err(FastxError::Open { path: path.to_string(), message: "it is a directory".into() });
     }
-    let mut reader = needletail::parse_fastx_reader(file).map_err(|e| {
+    // decompressed here, not by needletail, so FASTA can be closed with line
+    // breaks (see decompress.rs); needletail then sees plain text
+    let text = super::decompress::plain_text(file).map_err(|e| FastxError::parse(path, &e.into(), 0))?;
+    let mut reader = needletail::parse_fastx_reader(text).map_err(|e| {
         let mut err = FastxError::parse(path, &e, 0);
         if let FastxError::Parse { kind: ParseKind::Empty, message, .. } = &mut err {
             *message = empty_message(path);
@@ -93,7 +96,7 @@ fn empty_message(path: &str) -> String {
     use std::io::Read;
     let mut head = Vec::new();
     let n = std::fs::File::open(path).and_then(|f| f.take(2).read_to_end(&mut head)).unwrap_or(0);
-    let compressed = matches!(head.as_slice(), [0x1F, 0x8B] | [0x42, 0x5A] | [0xFD, 0x37] | [0x28, 0xB5]);
+    let compressed = super::decompress::is_compressed(&head);
     if n == 0 {
         "the file is empty (0 bytes)".into()
     } else if compressed {
