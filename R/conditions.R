@@ -8,7 +8,11 @@
 #
 # - `ducksassy_input_error`: a bad argument or a bad letter in the input.
 # - `ducksassy_limit_error`: a limit was hit (never silently truncated).
-# - `ducksassy_interrupt`: the user interrupted a long search.
+# - `ducksassy_interrupt`: the user interrupted a long search. Not an error:
+#   like R's own interrupt it has class `c("ducksassy_interrupt",
+#   "ducksassy_error", "interrupt", "condition")`, so `try()` and
+#   `tryCatch(error = )` do not catch it and Ctrl-C stops a loop of searches
+#   (see `signal_interrupt()`).
 # - `ducksassy_internal_error`: the native code returned something it should
 #   not have; a bug in ducksassy, please report it.
 
@@ -144,6 +148,9 @@ abort_rust_error <- function(err, call = rlang::caller_env()) {
   index <- field("index")
   value <- field("value")
 
+  if (identical(class, "ducksassy_interrupt")) {
+    signal_interrupt(capitalise(message), call)
+  }
   bullets <- cli_escape(capitalise(message))
   if (!is.null(arg) && !grepl(arg, message, fixed = TRUE)) {
     where <- if (is.null(index)) {
@@ -211,3 +218,24 @@ rust_result <- function(res, call = rlang::caller_env()) {
 }
 
 `%||%` <- function(x, y) if (is.null(x)) y else x
+
+#' Stop because the user interrupted a search
+#'
+#' Ctrl-C during a search is noticed by the Rust workers, which stop and
+#' report it; R's own interrupt was consumed on the way. Raising it as an
+#' error would let `try()` (or `tryCatch(error = )`, or `purrr::safely()`)
+#' swallow it, and a loop of searches would go on after the user pressed
+#' Ctrl-C. So, like R's interrupt, the condition is not an error: its class
+#' is `c("ducksassy_interrupt", "ducksassy_error", "interrupt",
+#' "condition")`. Unhandled, it ends the computation at top level with the
+#' message; `tryCatch(interrupt = )` and `tryCatch(ducksassy_interrupt = )`
+#' catch it, and `on.exit()` code runs.
+#' @noRd
+signal_interrupt <- function(message = "The search was interrupted.", call = rlang::caller_env()) {
+  if (is.environment(call)) call <- rlang::frame_call(call)
+  cnd <- structure(
+    class = c("ducksassy_interrupt", "ducksassy_error", "interrupt", "condition"),
+    list(message = message, call = call)
+  )
+  stop(cnd)
+}

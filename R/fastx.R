@@ -82,7 +82,8 @@
 #' are as for [sassy_search()]; more hits than
 #' `getOption("ducksassy.max_hits")` (see [sassy_search()]) is a
 #' `ducksassy_limit_error`; interrupting (Ctrl-C / Esc) raises a
-#' `ducksassy_interrupt`. No error leaves a partial result.
+#' `ducksassy_interrupt` (an `interrupt` condition, not an error, as for
+#' [sassy_search()]). No error leaves a partial result.
 #'
 #' @param paths A character vector of one or more paths to FASTA or FASTQ
 #'   files (plain or compressed; `~` is expanded). A path may appear more

@@ -88,8 +88,11 @@
 #' or with an alphabet other than `"iupac"`, `max_n_frac` outside `[0, 1]` or
 #' with `"ascii"`, flags that are not `TRUE` or `FALSE`, `threads` not a whole
 #' number in `1..1024`, and letters outside the alphabet in a text or pattern.
-#' Interrupting a search (Ctrl-C / Esc) raises a condition of class
-#' `ducksassy_interrupt`, also a `ducksassy_error`.
+#' Interrupting a search (Ctrl-C / Esc) stops it within a fraction of a
+#' second with a condition of class `c("ducksassy_interrupt",
+#' "ducksassy_error", "interrupt", "condition")`: like R's own interrupt it
+#' is not an error, so `try()` and `tryCatch(error = )` do not catch it and
+#' Ctrl-C ends a loop of searches; `tryCatch(interrupt = )` does.
 #'
 #' A search that would hold more hits in memory than
 #' `getOption("ducksassy.max_hits")` fails with a `ducksassy_limit_error`

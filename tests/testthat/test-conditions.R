@@ -58,7 +58,16 @@ test_that("Rust error values become conditions of their class", {
   expect_match(conditionMessage(cnd), "Bad {letter}", fixed = TRUE)
 
   # Interrupts and limits keep their class.
-  expect_error(abort_rust_error(rust_error("ducksassy_interrupt", "the search was interrupted")), class = "ducksassy_interrupt")
+  # an interrupt is R's kind of condition, not an error: try() and
+  # tryCatch(error = ) must not swallow a Ctrl-C inside a loop of searches
+  intr <- function() abort_rust_error(rust_error("ducksassy_interrupt", "the search was interrupted"))
+  cnd <- tryCatch(intr(), ducksassy_interrupt = function(e) e)
+  expect_s3_class(cnd, c("ducksassy_interrupt", "ducksassy_error", "interrupt", "condition"), exact = TRUE)
+  expect_identical(conditionMessage(cnd), "The search was interrupted")
+  expect_identical(tryCatch(try(intr(), silent = TRUE), interrupt = function(e) "passed through try()"),
+                   "passed through try()")
+  expect_identical(tryCatch(tryCatch(intr(), error = function(e) "caught as error"), interrupt = function(e) "not an error"),
+                   "not an error")
   expect_error(abort_rust_error(rust_error("ducksassy_limit_error", "too many")), class = "ducksassy_limit_error")
   # Anything unexpected is an internal error, never silently ignored.
   expect_error(abort_rust_error(rust_error("weird", "x")), class = "ducksassy_internal_error")
@@ -68,7 +77,8 @@ test_that("Rust error values become conditions of their class", {
 
 test_that("rust_result() passes ordinary values through", {
   expect_identical(rust_result(1:3), 1:3)
-  expect_error(rust_result(rust_error("ducksassy_interrupt", "stop")), class = "ducksassy_interrupt")
+  cnd <- tryCatch(rust_result(rust_error("ducksassy_interrupt", "stop")), condition = identity)
+  expect_s3_class(cnd, "ducksassy_interrupt")
 })
 
 test_that("result builders reject malformed binding output", {
