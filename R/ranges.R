@@ -26,6 +26,12 @@
 #' lengths, or the `XStringSet` that was searched, whose names and widths are
 #' used. Every name in the hits must be in it.
 #'
+#' Hits of several files ([sassy_search_fastx()] with several `paths`) keep
+#' their `file` column as metadata, but `seqnames` are names only: a record
+#' name that occurs in two files (`chr1` of two assemblies) becomes one
+#' sequence. `as_granges()` warns (class `ducksassy_warning`) when that
+#' happens; convert the files' hits one by one (`split(hits, hits$file)`).
+#'
 #' @param hits A hit table: a data frame with (at least) the columns
 #'   `start`, `end`, and for `as_granges()` `strand` and `name` or `record`.
 #' @param seqinfo `NULL` (default), a `GenomeInfoDb::Seqinfo`, a named
@@ -63,6 +69,7 @@ as_granges <- function(hits, seqinfo = NULL) {
   check_hit_table(hits, c("start", "end", "strand"), call = call)
   by <- seqnames_column(hits, call = call)
   seqnames <- as.character(hits[[by]])
+  warn_names_across_files(hits, seqnames, call = call)
   strand <- check_strand_column(hits$strand, call = call)
   seqinfo <- as_seqinfo(seqinfo, seqnames, call = call)
   levels <- if (is.null(seqinfo)) unique(seqnames) else GenomeInfoDb_seqnames(seqinfo)
@@ -330,3 +337,29 @@ GenomeInfoDb_seqnames <- function(seqinfo) {
 # start() and end() are BiocGenerics generics, exported by IRanges.
 BiocGenerics_start <- function(x) IRanges::start(x)
 BiocGenerics_end <- function(x) IRanges::end(x)
+
+#' Warn when the same sequence name comes from several files
+#'
+#' seqnames cannot say which file a hit came from, so equal record names of
+#' different files (say `chr1` of two assemblies) would silently become one
+#' sequence in the ranges.
+#' @noRd
+warn_names_across_files <- function(hits, seqnames, call) {
+  file <- hits[["file"]]
+  if (is.null(file) || length(unique(file)) < 2L) {
+    return(invisible())
+  }
+  pairs <- unique(data.frame(name = seqnames, file = as.character(file)))
+  shared <- unique(pairs$name[duplicated(pairs$name)])
+  if (length(shared) == 0L) {
+    return(invisible())
+  }
+  cli::cli_warn(
+    c(
+      "{length(shared)} sequence name{?s} occur{?s/} in several files and become one sequence each: {.val {utils::head(shared, 5)}}{if (length(shared) > 5) ', ...'}.",
+      i = "The {.field file} column is kept as metadata; to keep the files apart, convert each file's hits on its own: {.code lapply(split(hits, hits$file), as_granges)}."
+    ),
+    class = "ducksassy_warning",
+    call = call
+  )
+}

@@ -66,9 +66,22 @@ test_that("CRISPR, file and empty hit tables round trip", {
   expect_length(as_granges(empty), 0L)
   path <- system.file("extdata", "lambda_virus.fa", package = "ducksassy")
   skip_if(path == "")
-  f <- sassy_search_fastx(c(path, path), "GGGCGGCGACCT", k = 1)
-  expect_identical(as_hits(as_granges(f)), f)
-  expect_true("file" %in% colnames(GenomicRanges::mcols(as_granges(f))))
+  # two files with the same record name: it would become one sequence
+  copy <- withr::local_tempfile(fileext = ".fa")
+  file.copy(path, copy)
+  f <- sassy_search_fastx(c(path, copy), "GGGCGGCGACCT", k = 1)
+  expect_identical(length(unique(f$file)), 2L)
+  expect_warning(gr <- as_granges(f), class = "ducksassy_warning")
+  expect_identical(as_hits(gr), f)
+  expect_true("file" %in% colnames(GenomicRanges::mcols(gr)))
+  # files whose records have other names: no warning, one sequence each
+  other <- withr::local_tempfile(fileext = ".fa")
+  lines <- readLines(path)
+  writeLines(sub("^>\\S+", ">other", lines), other)
+  f2 <- sassy_search_fastx(c(path, other), "GGGCGGCGACCT", k = 1)
+  expect_no_warning(gr2 <- as_granges(f2))
+  expect_identical(sort(as.character(unique(GenomicRanges::seqnames(gr2)))), sort(unique(f2$name)))
+  expect_length(unique(f2$name), 2L)
 })
 
 test_that("as_iranges keeps names and columns", {
