@@ -7,7 +7,7 @@
 #' character vector. Any DBI connection works; DuckDB (the `duckdb` package)
 #' is read through its Arrow stream. The rows are read and searched in chunks
 #' of `chunk_rows`, so the table is never held in R as a whole: memory is
-#' bounded by one chunk and the result (or, with `output`, one chunk's hits).
+#' bounded by two chunks and the result (or, with `output`, two chunks' hits).
 #'
 #' @section Tables, queries and identifiers:
 #' `table` is one of
@@ -65,20 +65,29 @@
 #' `output` may be the table being searched.
 #'
 #' @section Memory and interrupts:
-#' One chunk of `chunk_rows` rows is held at a time: with DuckDB, a batch of
-#' its Arrow stream ([DBI::dbSendQueryArrow()] and
-#' [DBI::dbFetchArrowChunk()], through `nanoarrow`, `duckdb` >= 1.5.4),
-#' copied into R and released as soon as it has been converted; with other
-#' drivers, [DBI::dbSendQuery()] and `dbFetch(n = chunk_rows)`. (Older
-#' `duckdb` versions, or a missing `nanoarrow`, fall back to `dbFetch()`,
-#' which in `duckdb` reads the whole result into memory first.) The next
-#' chunk is fetched after the current one has been searched: R can do one
-#' thing at a time, so the database and the search take turns. A chunk's
-#' sequences become garbage once it has been searched; after every 8 MiB of
-#' sequences read (or a quarter of R's live heap, if more) R's garbage
-#' collector is run, so that a long scan does not pile up several chunks'
-#' worth (the option `ducksassy.table_gc_bytes` sets the 8 MiB; `Inf` never
-#' collects).
+#' The rows are read in chunks of `chunk_rows` rows: with DuckDB, batches
+#' of its Arrow stream ([DBI::dbSendQueryArrow()] and
+#' [DBI::dbFetchArrowChunk()], through `nanoarrow`, `duckdb` >= 1.5.4);
+#' with other drivers, [DBI::dbSendQuery()] and `dbFetch(n = chunk_rows)`.
+#' (Older `duckdb` versions, or a missing `nanoarrow`, fall back to
+#' `dbFetch()`, which in `duckdb` reads the whole result into memory
+#' first.) No fetch asks for more than 1,000,000 rows, whatever
+#' `chunk_rows` (drivers allocate for the rows asked before reading any).
+#'
+#' The database and the search work at the same time: while the worker
+#' threads search one chunk, R fetches the next (and turns the previous
+#' chunk's hits into rows of the result). At most two chunks are held at a
+#' time. With DuckDB the sequences are searched where they are, in the
+#' Arrow batch, without becoming R strings (for text columns; an `ENUM` or
+#' other type is converted to R first), and the batch is released as soon
+#' as its search has finished; the `id` columns are converted to R. With
+#' other drivers the chunk's character vector is searched. Set
+#' `options(ducksassy.table_overlap = FALSE)` to fetch, convert and search
+#' in turn instead (same results; slower, for comparison). After every
+#' 8 MiB of sequences read as R strings (or a quarter of R's live heap, if
+#' more) R's garbage collector is run, so that a long scan does not pile
+#' up several chunks' worth of garbage (the option
+#' `ducksassy.table_gc_bytes` sets the 8 MiB; `Inf` never collects).
 #'
 #' What grows with the table is only the result: the hits, or for counts
 #' one row per table row (its `id` columns and one value per pattern). For
@@ -92,8 +101,10 @@
 #'
 #' Interrupting (Ctrl-C / Esc) stops the search of the current chunk within
 #' a fraction of a second and raises a `ducksassy_interrupt` error (or R's
-#' `interrupt` condition, when it comes between chunks); the result set is
-#' always cleared, so the connection stays usable. In interactive sessions a
+#' `interrupt` condition, when it comes while R fetches a chunk); any
+#' search still running in the background is stopped and waited for, and
+#' the result set is always cleared, so the connection stays usable. The
+#' same holds when the database raises an error while a search runs. In interactive sessions a
 #' progress bar (cli) shows the rows searched, with a total and an ETA for a
 #' DuckDB table; set `options(ducksassy.progress = FALSE)` to turn it off.
 #'
@@ -143,9 +154,10 @@
 #'   (hits only) and `threads`, with the same defaults and meaning. Any
 #'   other argument is an error.
 #' @param chunk_rows Number of rows read and searched at a time, a whole
-#'   number `>= 1`. Default `100000`. It bounds memory (about `chunk_rows`
-#'   times the length of a sequence, plus the chunk's hits) and never changes
-#'   the result.
+#'   number `>= 1`. Default `100000`; values above 1,000,000 read 1,000,000
+#'   rows at a time. It bounds memory (about two chunks: `2 * chunk_rows`
+#'   times the length of a sequence, plus the chunk's hits) and never
+#'   changes the result.
 #' @param output `NULL` (default) to return the result, or the name of a
 #'   table on `con` (a single string or a `DBI::Id()`) to append it to; see
 #'   *Writing hits to a table*.
