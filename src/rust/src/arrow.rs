@@ -95,7 +95,7 @@ fn ds_table_submit(
             Err(e) => return error_value(&e),
         };
         let started = match unsafe { ffi::TYPEOF(seq.get()) } {
-            ffi::SEXPTYPE::EXTPTRSXP => submit_arrow(&seq, column, format, plan),
+            ffi::SEXPTYPE::EXTPTRSXP if seq.inherits("nanoarrow_array") => submit_arrow(&seq, column, format, plan),
             ffi::SEXPTYPE::STRSXP => submit_strings(&seq, plan),
             _ => Err(CoreError::Internal("ds_table_submit() needs a nanoarrow_array or a character vector".into())),
         };
