@@ -314,7 +314,6 @@ sassy_search_table <- function(con,
   filled <- NULL # the prefilled result columns, or NULL
   n_filled <- 0
   template <- NULL
-  cols <- NULL
   # hits still allowed, not counting `pending` found but not yet counted
   limit_now <- function(pending = 0) {
     if (is.null(out_spec) && mode == "hits") max_hits - n_out - pending else max_hits
