@@ -59,9 +59,17 @@ struct Running {
 
 impl Drop for Running {
     fn drop(&mut self) {
-        // explicit, not left to field order: join, then release
-        drop(self.job.take());
-        drop(self.array.take());
+        // explicit, not left to field order: join, then release. This may
+        // run in the handle's finalizer (an extern "C" function), where a
+        // panic would abort R: contain it (neither step is known to panic).
+        // If the join failed, the search may still read the batch: leak it.
+        let (job, array) = (self.job.take(), self.array.take());
+        let joined = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || drop(job))).is_ok();
+        if joined {
+            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || drop(array)));
+        } else {
+            std::mem::forget(array);
+        }
     }
 }
 

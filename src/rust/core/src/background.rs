@@ -64,11 +64,6 @@ impl Job {
         self.ctl.cancel.store(true, Ordering::Relaxed);
     }
 
-    /// Whether the search has finished (without waiting).
-    pub fn is_finished(&self) -> bool {
-        self.handle.as_ref().is_none_or(|h| h.is_finished())
-    }
-
     /// Wait for the output. `poll` is called every [`POLL_INTERVAL`] while
     /// the search runs; when it returns `true` the search is cancelled (and
     /// then reports [`CoreError::Interrupted`]).
