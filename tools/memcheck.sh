@@ -232,7 +232,7 @@ if (exists("ds_table_submit", asNamespace("ducksassy")) && requireNamespace("duc
   con <- suppressMessages(DBI::dbConnect(duckdb::duckdb()))
   DBI::dbExecute(con, "SET threads = 1")
   DBI::dbWriteTable(con, "reads", data.frame(id = seq_along(texts), sequence = texts))
-  want <- sassy_search(texts, patterns, k = 2L)
+  want <- sassy_search(unname(texts), patterns, k = 2L)
   for (sql in list(character(), "SET arrow_large_buffer_size = true",
                    c("SET arrow_large_buffer_size = false", "SET arrow_output_version = '1.4'", "SET produce_arrow_string_view = true"))) {
     for (q in sql) DBI::dbExecute(con, q)
