@@ -76,13 +76,14 @@ impl StringLayout {
 ///
 /// # Safety
 /// `array` must be a valid, unreleased array of `layout`, and its buffers
-/// must stay alive and unchanged for `'a`.
-pub unsafe fn string_views<'a>(
-    array: &'a ArrowArray,
+/// must stay alive and unchanged while the slices are used (the slices
+/// borrow `array`).
+pub unsafe fn string_views(
+    array: &ArrowArray,
     layout: StringLayout,
     from: usize,
     n: usize,
-) -> Result<Vec<Option<&'a [u8]>>, String> {
+) -> Result<Vec<Option<&[u8]>>, String> {
     if array.release.is_none() {
         return Err("the array has been released".into());
     }
