@@ -16,6 +16,22 @@ ds_rust_simd <- function() {
   .Call(wrap__ds_rust_simd)
 }
 
+ds_table_submit <- function(seq, column, format, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits) {
+  .Call(wrap__ds_table_submit, seq, column, format, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits)
+}
+
+ds_table_collect <- function(handle) {
+  .Call(wrap__ds_table_collect, handle)
+}
+
+ds_table_cancel <- function(handle) {
+  .Call(wrap__ds_table_cancel, handle)
+}
+
+ds_table_live_jobs <- function() {
+  .Call(wrap__ds_table_live_jobs)
+}
+
 ds_crispr <- function(texts, guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits) {
   .Call(wrap__ds_crispr, texts, guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits)
 }

@@ -169,13 +169,18 @@ utils_head <- function(x, n) {
 #' `chunk_rows` rows per `dbFetchArrowChunk()`. Anything else:
 #' `dbSendQuery()` and `dbFetch(n = chunk_rows)`. The internal option
 #' `ducksassy.table_fetch` (`"auto"`, `"arrow"`, `"dbi"`) picks the path for
-#' tests.
-#' @return An environment: `res`, `arrow`, `done`, `first`, `chunk_rows`.
+#' tests. No fetch asks for more than [table_fetch_cap()] rows: drivers
+#' allocate for the rows asked (RSQLite for 2^31 rows with
+#' `chunk_rows = .Machine$integer.max`).
+#' @return An environment: `res`, `arrow`, `done`, `first`, `chunk_rows`,
+#'   and `keep_sequence` (FALSE; set it when the sequence column is an `id`
+#'   column too, so that it is converted to R even when searched in place).
 #' @noRd
 open_table_reader <- function(con, src, chunk_rows, call = rlang::caller_env()) {
   reader <- new.env(parent = emptyenv())
   reader$arrow <- use_arrow_stream(con)
-  reader$chunk_rows <- chunk_rows
+  reader$chunk_rows <- table_fetch_rows(chunk_rows)
+  reader$keep_sequence <- FALSE
   reader$done <- FALSE
   reader$first <- TRUE
   reader$res <- NULL
@@ -189,6 +194,17 @@ open_table_reader <- function(con, src, chunk_rows, call = rlang::caller_env()) 
     paste0("Can't read ", src$label, "."), "table", call
   )
   reader
+}
+
+# The most rows one fetch asks for. A chunk of more rows than this would
+# not search faster (a million rows keep every thread busy), and drivers
+# allocate for the rows asked before reading any.
+table_fetch_cap <- function() {
+  1000000L
+}
+
+table_fetch_rows <- function(chunk_rows) {
+  as.integer(min(chunk_rows, table_fetch_cap()))
 }
 
 use_arrow_stream <- function(con) {
@@ -208,59 +224,129 @@ use_arrow_stream <- function(con) {
 #' `NULL` when there is nothing left.
 #' @noRd
 fetch_table_chunk <- function(reader, call = rlang::caller_env()) {
+  chunk <- fetch_search_chunk(reader, NULL, call = call)
+  if (is.null(chunk)) NULL else chunk$data
+}
+
+#' Fetch the next chunk for the search
+#'
+#' @param column The sequence column, or `NULL` to convert every column to R.
+#'   With a column name, an Arrow batch whose sequence column is text
+#'   (`utf8`, `large_utf8`, `utf8_view`) is kept as Arrow: the search reads
+#'   the sequences from its buffers (`ds_table_submit()`), and only the other
+#'   columns become R vectors.
+#' @return `NULL` when there is nothing left (never for the first call),
+#'   or a list: `data`, a data frame of the columns converted to R; `n`, the
+#'   number of rows; `names`, the columns of the source; `texts`, the
+#'   sequences as a character vector or `NULL`; `batch`, `NULL` or the Arrow
+#'   batch (`array`, the 1-based `index` and `format` of the sequence column).
+#' @noRd
+fetch_search_chunk <- function(reader, column, call = rlang::caller_env()) {
   if (reader$done) {
     return(NULL)
   }
   first <- reader$first
   reader$first <- FALSE
   chunk <- if (reader$arrow) {
-    fetch_arrow_chunk(reader, call)
+    fetch_arrow_chunk(reader, column, call)
   } else {
-    db_call(
+    data <- db_call(
       DBI::dbFetch(reader$res, n = reader$chunk_rows),
       paste0("Can't read ", reader$label, "."), "table", call
     )
+    list(data = data, n = nrow(data), names = names(data), batch = NULL)
   }
-  n <- nrow(chunk)
+  n <- chunk$n
   if (!reader$arrow && (n == 0L || isTRUE(DBI::dbHasCompleted(reader$res)))) {
     reader$done <- TRUE
   }
   if (n == 0L) {
     reader$done <- TRUE
     if (!first) {
+      release_batch(chunk$batch)
       return(NULL)
     }
   }
   chunk
 }
 
-# One Arrow batch, converted to R and released at once: the sequences and
-# ids are copied into ordinary R vectors, so no part of the batch outlives
-# this call.
-fetch_arrow_chunk <- function(reader, call) {
+# One Arrow batch, converted to R. The sequence column stays in the batch
+# when the search can read it there (`column` given, a text type); then the
+# batch is handed to the search, which takes it over and releases it.
+# Otherwise every column is copied into ordinary R vectors and the batch is
+# released at once, so no part of it outlives this call.
+fetch_arrow_chunk <- function(reader, column, call) {
   array <- db_call(
     DBI::dbFetchArrowChunk(reader$res, chunk_size = reader$chunk_rows),
     paste0("Can't read ", reader$label, "."), "table", call
   )
-  on.exit(nanoarrow::nanoarrow_pointer_release(array), add = TRUE)
-  chunk <- db_call(
+  batch <- arrow_text_column(array, column)
+  if (is.null(batch)) {
+    on.exit(nanoarrow::nanoarrow_pointer_release(array), add = TRUE)
+  } else {
+    # released by the search that takes it over, or here on failure
+    ok <- FALSE
+    on.exit(if (!ok) nanoarrow::nanoarrow_pointer_release(array), add = TRUE)
+  }
+  data <- db_call(
     nanoarrow::convert_array(array),
     paste0("Can't convert the columns of ", reader$label, " to R."), "table", call,
     hint = "Cast them to text or numbers in a `DBI::SQL()` query, or choose other `id` columns."
   )
-  if (!is.data.frame(chunk)) {
+  if (!is.data.frame(data)) {
     abort_internal("an Arrow batch did not convert to a data frame", call)
   }
-  n <- nrow(chunk)
-  for (j in seq_along(chunk)) {
-    x <- chunk[[j]]
+  n <- nrow(data)
+  names <- names(data)
+  if (!is.null(batch) && !isTRUE(reader$keep_sequence)) {
+    # never materialised: the search reads these sequences from the batch
+    # (unless the sequence is an `id` column as well)
+    data[[column]] <- NULL
+  }
+  for (j in seq_along(data)) {
+    x <- data[[j]]
     # nanoarrow converts strings lazily (ALTREP over the batch's buffers);
     # subsetting makes an ordinary character vector.
     if (is.character(x)) {
-      chunk[[j]] <- x[seq_len(n)]
+      data[[j]] <- x[seq_len(n)]
     }
   }
-  chunk
+  ok <- TRUE
+  list(data = data, n = n, names = names, batch = batch)
+}
+
+# The batch and its sequence column when the search can read the column in
+# place: a `utf8`, `large_utf8` or `utf8_view` column (not dictionary
+# encoded, as a DuckDB ENUM is). NULL otherwise, or when the option
+# `ducksassy.table_overlap` is FALSE.
+arrow_text_column <- function(array, column) {
+  if (is.null(column) || !table_overlap_wanted()) {
+    return(NULL)
+  }
+  schema <- nanoarrow::infer_nanoarrow_schema(array)
+  index <- match(column, names(schema$children))
+  if (is.na(index)) {
+    return(NULL)
+  }
+  child <- schema$children[[index]]
+  if (!(child$format %in% c("u", "U", "vu")) || !is.null(child$dictionary)) {
+    return(NULL)
+  }
+  list(array = array, index = index, format = child$format)
+}
+
+release_batch <- function(batch) {
+  if (!is.null(batch)) {
+    nanoarrow::nanoarrow_pointer_release(batch$array)
+  }
+  invisible()
+}
+
+# Whether a table search overlaps the search of a chunk with the fetch of
+# the next (and reads DuckDB's sequences from the Arrow batch). The option
+# is for benchmarks and tests; TRUE unless set to FALSE.
+table_overlap_wanted <- function() {
+  !isFALSE(getOption("ducksassy.table_overlap", TRUE))
 }
 
 close_table_reader <- function(reader) {

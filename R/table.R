@@ -7,7 +7,7 @@
 #' character vector. Any DBI connection works; DuckDB (the `duckdb` package)
 #' is read through its Arrow stream. The rows are read and searched in chunks
 #' of `chunk_rows`, so the table is never held in R as a whole: memory is
-#' bounded by one chunk and the result (or, with `output`, one chunk's hits).
+#' bounded by two chunks and the result (or, with `output`, two chunks' hits).
 #'
 #' @section Tables, queries and identifiers:
 #' `table` is one of
@@ -65,20 +65,29 @@
 #' `output` may be the table being searched.
 #'
 #' @section Memory and interrupts:
-#' One chunk of `chunk_rows` rows is held at a time: with DuckDB, a batch of
-#' its Arrow stream ([DBI::dbSendQueryArrow()] and
-#' [DBI::dbFetchArrowChunk()], through `nanoarrow`, `duckdb` >= 1.5.4),
-#' copied into R and released as soon as it has been converted; with other
-#' drivers, [DBI::dbSendQuery()] and `dbFetch(n = chunk_rows)`. (Older
-#' `duckdb` versions, or a missing `nanoarrow`, fall back to `dbFetch()`,
-#' which in `duckdb` reads the whole result into memory first.) The next
-#' chunk is fetched after the current one has been searched: R can do one
-#' thing at a time, so the database and the search take turns. A chunk's
-#' sequences become garbage once it has been searched; after every 8 MiB of
-#' sequences read (or a quarter of R's live heap, if more) R's garbage
-#' collector is run, so that a long scan does not pile up several chunks'
-#' worth (the option `ducksassy.table_gc_bytes` sets the 8 MiB; `Inf` never
-#' collects).
+#' The rows are read in chunks of `chunk_rows` rows: with DuckDB, batches
+#' of its Arrow stream ([DBI::dbSendQueryArrow()] and
+#' [DBI::dbFetchArrowChunk()], through `nanoarrow`, `duckdb` >= 1.5.4);
+#' with other drivers, [DBI::dbSendQuery()] and `dbFetch(n = chunk_rows)`.
+#' (Older `duckdb` versions, or a missing `nanoarrow`, fall back to
+#' `dbFetch()`, which in `duckdb` reads the whole result into memory
+#' first.) No fetch asks for more than 1,000,000 rows, whatever
+#' `chunk_rows` (drivers allocate for the rows asked before reading any).
+#'
+#' The database and the search work at the same time: while the worker
+#' threads search one chunk, R fetches the next (and turns the previous
+#' chunk's hits into rows of the result). At most two chunks are held at a
+#' time. With DuckDB the sequences are searched where they are, in the
+#' Arrow batch, without becoming R strings (for text columns; an `ENUM` or
+#' other type is converted to R first), and the batch is released as soon
+#' as its search has finished; the `id` columns are converted to R. With
+#' other drivers the chunk's character vector is searched. Set
+#' `options(ducksassy.table_overlap = FALSE)` to fetch, convert and search
+#' in turn instead (same results; slower, for comparison). After every
+#' 8 MiB of sequences read as R strings (or a quarter of R's live heap, if
+#' more) R's garbage collector is run, so that a long scan does not pile
+#' up several chunks' worth of garbage (the option
+#' `ducksassy.table_gc_bytes` sets the 8 MiB; `Inf` never collects).
 #'
 #' What grows with the table is only the result: the hits, or for counts
 #' one row per table row (its `id` columns and one value per pattern). For
@@ -92,8 +101,10 @@
 #'
 #' Interrupting (Ctrl-C / Esc) stops the search of the current chunk within
 #' a fraction of a second and raises a `ducksassy_interrupt` error (or R's
-#' `interrupt` condition, when it comes between chunks); the result set is
-#' always cleared, so the connection stays usable. In interactive sessions a
+#' `interrupt` condition, when it comes while R fetches a chunk); any
+#' search still running in the background is stopped and waited for, and
+#' the result set is always cleared, so the connection stays usable. The
+#' same holds when the database raises an error while a search runs. In interactive sessions a
 #' progress bar (cli) shows the rows searched, with a total and an ETA for a
 #' DuckDB table; set `options(ducksassy.progress = FALSE)` to turn it off.
 #'
@@ -143,9 +154,10 @@
 #'   (hits only) and `threads`, with the same defaults and meaning. Any
 #'   other argument is an error.
 #' @param chunk_rows Number of rows read and searched at a time, a whole
-#'   number `>= 1`. Default `100000`. It bounds memory (about `chunk_rows`
-#'   times the length of a sequence, plus the chunk's hits) and never changes
-#'   the result.
+#'   number `>= 1`. Default `100000`; values above 1,000,000 read 1,000,000
+#'   rows at a time. It bounds memory (about two chunks: `2 * chunk_rows`
+#'   times the length of a sequence, plus the chunk's hits) and never
+#'   changes the result.
 #' @param output `NULL` (default) to return the result, or the name of a
 #'   table on `con` (a single string or a `DBI::Id()`) to append it to; see
 #'   *Writing hits to a table*.
@@ -271,10 +283,16 @@ sassy_search_table <- function(con,
 
   reader <- open_table_reader(con, src, chunk_rows, call = call)
   on.exit(close_table_reader(reader), add = TRUE)
+  reader$keep_sequence <- column %in% id
   if (!is.null(out_spec)) {
     spool <- new_spool()
     on.exit(close_spool(spool), add = TRUE)
   }
+  # The search of a chunk runs in the background while the next one is
+  # fetched; whatever ends this call (an error, an interrupt) first stops
+  # that search and waits for its threads, before the reader is closed.
+  searcher <- new_chunk_searcher(plan, what, src, column, max_hits, call)
+  on.exit(cancel_chunk_search(searcher), add = TRUE, after = FALSE)
 
   if (show_progress) {
     cli::cli_progress_bar(
@@ -296,26 +314,27 @@ sassy_search_table <- function(con,
   filled <- NULL # the prefilled result columns, or NULL
   n_filled <- 0
   template <- NULL
-  cols <- NULL
-  repeat {
-    chunk <- fetch_table_chunk(reader, call = call)
-    if (is.null(chunk)) {
-      break
+  # hits still allowed, not counting `pending` found but not yet counted
+  limit_now <- function(pending = 0) {
+    if (is.null(out_spec) && mode == "hits") max_hits - n_out - pending else max_hits
+  }
+  # Pipeline: chunk i+1 is fetched while chunk i is searched; chunk i's
+  # result is made into a piece while chunk i+1 is searched.
+  chunk <- fetch_search_chunk(reader, column, call = call)
+  cols <- resolve_table_columns(src, chunk$names, column, id, call = call)
+  start_chunk_search(searcher, chunk, rows_done, limit_now())
+  while (!is.null(chunk)) {
+    following <- fetch_search_chunk(reader, column, call = call)
+    table_test_hook("fetched")
+    res <- finish_chunk_search(searcher, cols)
+    n_res <- if (mode == "hits") length(res$record) else 0L
+    if (!is.null(following)) {
+      start_chunk_search(searcher, following, rows_done + chunk$n, limit_now(n_res))
     }
-    if (is.null(cols)) {
-      cols <- resolve_table_columns(src, names(chunk), column, id, call = call)
-    }
-    texts <- chunk_texts(chunk[[column]], src, column, call = call)
-    limit <- if (is.null(out_spec) && mode == "hits") max_hits - n_out else max_hits
-    plan$texts <- texts
-    res <- search_table_chunk(
-      plan, mode, limit, chunk, cols, rows_done, src, column,
-      max_hits = max_hits, call = call
-    )
     piece <- if (mode == "hits") {
-      table_hits_piece(res, chunk, cols, rows_done)
+      table_hits_piece(res, chunk$data, cols, rows_done)
     } else {
-      table_values_piece(res, chunk, cols, rows_done, length(texts), plan$patterns)
+      table_values_piece(res, chunk$data, cols, rows_done, chunk$n, plan$patterns)
     }
     if (is.null(template)) {
       template <- new_data_frame(lapply(piece, function(x) x[0L]), 0L)
@@ -347,15 +366,13 @@ sassy_search_table <- function(con,
       }
     }
     n_out <- n_out + n_piece
-    rows_done <- rows_done + length(texts)
-    read_bytes <- text_bytes(texts)
-    rm(chunk, texts, res, piece)
+    rows_done <- rows_done + chunk$n
+    read_bytes <- chunk_garbage_bytes(chunk, column)
+    chunk <- following
+    rm(following, res, piece)
     gc_pace_step(pace, read_bytes)
     if (show_progress) {
       cli::cli_progress_update(set = rows_done)
-    }
-    if (reader$done) {
-      break
     }
   }
   close_table_reader(reader)
@@ -589,18 +606,111 @@ is_dbi_id <- function(x) {
 # ---------------------------------------------------------------------------
 # Searching a chunk
 
-#' Search one chunk with the engine of sassy_search()
+#' Searching the chunks of a table, one in the background at a time
 #'
-#' Calls the binding exactly as `run_search()` does; an error value is
-#' re-raised with the row in scan order (and its id values) in place of the
-#' index into the chunk, and the hit limit counts the hits of all chunks.
+#' `start_chunk_search()` starts the search of a chunk and returns at once;
+#' `finish_chunk_search()` waits for it and returns what `ds_search()` does
+#' (or raises its error in table terms); `cancel_chunk_search()` stops a
+#' search that was started and not finished, and waits for its threads (it
+#' runs from `on.exit()`). With overlap (the default), the search runs on
+#' the worker threads through `ds_table_submit()` / `ds_table_collect()`:
+#' from a DuckDB Arrow batch, which the search takes over and releases, or
+#' from the chunk's character vector, which the job handle keeps alive.
+#' With `options(ducksassy.table_overlap = FALSE)` the chunk is searched by
+#' `ds_search()` when it is finished, as `sassy_search()` would.
 #' @noRd
-search_table_chunk <- function(plan, mode, limit, chunk, cols, offset, src,
-                               column, max_hits, call) {
-  res <- ds_search_plan(plan, mode, as.double(limit))
+new_chunk_searcher <- function(plan, mode, src, column, max_hits, call) {
+  searcher <- new.env(parent = emptyenv())
+  searcher$plan <- plan
+  searcher$mode <- mode
+  searcher$src <- src
+  searcher$column <- column
+  searcher$max_hits <- max_hits
+  searcher$call <- call
+  searcher$overlap <- table_overlap_wanted()
+  searcher$job <- NULL
+  searcher$chunk <- NULL
+  searcher
+}
+
+start_chunk_search <- function(searcher, chunk, offset, limit) {
+  call <- searcher$call
+  searcher$chunk <- chunk
+  searcher$offset <- offset
+  searcher$limit <- as.double(limit)
+  searcher$texts <- NULL
+  if (is.null(chunk$batch)) {
+    searcher$texts <- chunk_texts(
+      chunk$data[[searcher$column]], searcher$src, searcher$column,
+      call = call
+    )
+  }
+  if (!searcher$overlap) {
+    return(invisible())
+  }
+  plan <- searcher$plan
+  batch <- chunk$batch
+  job <- ds_table_submit(
+    if (is.null(batch)) searcher$texts else batch$array,
+    if (is.null(batch)) 0L else batch$index,
+    if (is.null(batch)) "" else batch$format,
+    plan$patterns, plan$k, plan$alphabet, plan$ignore_case, plan$rc,
+    plan$all_endpoints, na_as_nan(plan$overhang), na_as_nan(plan$max_n_frac),
+    plan$cigar, plan$threads, searcher$mode, searcher$limit
+  )
+  if (inherits(job, "ducksassy_rust_error")) {
+    # nothing is running; the error is the chunk's
+    release_batch(batch)
+    table_chunk_result(job, searcher)
+  }
+  searcher$job <- job
+  invisible()
+}
+
+finish_chunk_search <- function(searcher, cols) {
+  searcher$cols <- cols
+  job <- searcher$job
+  if (is.null(job)) {
+    plan <- searcher$plan
+    plan$texts <- searcher$texts
+    res <- ds_search_plan(plan, searcher$mode, searcher$limit)
+  } else {
+    res <- ds_table_collect(job)
+    searcher$job <- NULL
+  }
+  searcher$texts <- NULL
+  table_chunk_result(res, searcher)
+}
+
+cancel_chunk_search <- function(searcher) {
+  job <- searcher$job
+  searcher$job <- NULL
+  if (!is.null(job)) {
+    ds_table_cancel(job)
+  }
+  if (!is.null(searcher$chunk)) {
+    release_batch(searcher$chunk$batch)
+    searcher$chunk <- NULL
+  }
+  invisible()
+}
+
+#' A chunk's binding result, or its error in table terms
+#'
+#' An error value is re-raised with the row in scan order (and its id
+#' values) in place of the index into the chunk, and the hit limit counts
+#' the hits of all chunks.
+#' @noRd
+table_chunk_result <- function(res, searcher) {
   if (!inherits(res, "ducksassy_rust_error")) {
     return(res)
   }
+  call <- searcher$call
+  max_hits <- searcher$max_hits
+  column <- searcher$column
+  chunk <- searcher$chunk$data
+  cols <- searcher$cols
+  offset <- searcher$offset
   if (identical(res$class, "ducksassy_limit_error")) {
     ducksassy_abort(
       c(
@@ -619,7 +729,7 @@ search_table_chunk <- function(plan, mode, limit, chunk, cols, offset, src,
       paste0("Row ", format(row, scientific = FALSE), " (column \"", column, "\")"),
       res$message
     )
-    ids <- if (!cols$record && length(cols$id) > 0L) {
+    ids <- if (!is.null(cols) && !cols$record && length(cols$id) > 0L) {
       vals <- vapply(utils_head(cols$id, 5L), function(nm) {
         paste0(nm, " = ", format_value(as.vector(chunk[[nm]][i])))
       }, character(1))
@@ -643,6 +753,18 @@ search_table_chunk <- function(plan, mode, limit, chunk, cols, offset, src,
     )
   }
   rust_result(res, call = call)
+}
+
+# Test hook: `options(ducksassy.table_test_hook = function(event) ...)` is
+# called while a chunk's search runs in the background (after the next
+# chunk has been fetched), so tests can run the garbage collector or raise
+# an error or interrupt there.
+table_test_hook <- function(event) {
+  hook <- getOption("ducksassy.table_test_hook")
+  if (is.function(hook)) {
+    hook(event)
+  }
+  invisible()
 }
 
 # One chunk's hits: the id columns of each hit's row (or its row number),
@@ -726,6 +848,17 @@ gc_pace_step <- function(pace, bytes) {
     pace$limit <- max(pace$floor, live / 4)
   }
   invisible()
+}
+
+# The R memory a searched chunk leaves behind: its sequences as R strings,
+# or, for an Arrow batch searched in place (whose memory is not R's), an
+# estimate for its other columns.
+chunk_garbage_bytes <- function(chunk, column) {
+  x <- chunk$data[[column]]
+  if (is.null(chunk$batch) && is.character(x)) {
+    return(text_bytes(x))
+  }
+  56 * chunk$n * max(1L, length(chunk$data))
 }
 
 # Bytes the sequences of a chunk take as R strings (about 56 per string and

@@ -5,7 +5,11 @@
 #       (src/rust/core/examples/engine.rs)
 #   (c) r_search: sassy_search() from R
 #   (d) duckdb_table: sassy_search_table() on an in-memory DuckDB table
-#       (when the installed ducksassy has it and duckdb is installed)
+#       (when the installed ducksassy has it and duckdb is installed), the
+#       search of each chunk overlapping the fetch of the next (default);
+#       duckdb_table_serial: the same with
+#       options(ducksassy.table_overlap = FALSE) (fetch, convert to R
+#       strings, search, in turn), run right after it in each repetition
 # Workloads: `dna`, the small read set of scaling.R (pattern
 # GACGCTCAGTAATGTGACGA, k = 2, alphabet "iupac", both strands); `ascii`,
 # dense text (random a/b letters; pattern "abba", k = 1). Each repetition
@@ -68,13 +72,18 @@ for (wn in names(workloads)) {
   search_r <- function(th) {
     sassy_search(w$texts, w$pattern, k = w$k, alphabet = w$alphabet, rc = w$rc, threads = th)
   }
-  search_table <- function(th) {
+  search_table <- function(th, overlap = TRUE) {
+    old <- options(ducksassy.table_overlap = overlap)
+    on.exit(options(old))
     sassy_search_table(con, "reads", w$pattern, k = w$k, id = character(0),
                        alphabet = w$alphabet, rc = w$rc, threads = th)
   }
   # warm-up of the R paths
   invisible(search_r(max(args$threads)))
-  if (!is.null(con)) invisible(search_table(max(args$threads)))
+  if (!is.null(con)) {
+    invisible(search_table(max(args$threads)))
+    invisible(search_table(max(args$threads), overlap = FALSE))
+  }
   for (rep in seq_len(args$reps)) {
     d <- run_example(bin, "sassy_direct", common_args)
     add(wn, w, "sassy_direct", 1L, rep, d$seconds, d$cpu_seconds, d)
@@ -90,6 +99,8 @@ for (wn in names(workloads)) {
       for (th in args$threads) {
         r <- timed(function() search_table(th))
         add(wn, w, "duckdb_table", th, rep, r$elapsed, r$cpu, hit_summary(r$value))
+        r <- timed(function() search_table(th, overlap = FALSE))
+        add(wn, w, "duckdb_table_serial", th, rep, r$elapsed, r$cpu, hit_summary(r$value))
       }
     }
   }

@@ -21,6 +21,10 @@
 #   bounds that cache, to show what the R side does alone.
 # - count_to_table: the counts are appended to a table in the same database
 #   (`output = "counts_out"`), so the result never comes to R.
+# - count_no_overlap: as `count`, with options(ducksassy.table_overlap =
+#   FALSE): each chunk is fetched, its sequences converted to R strings and
+#   searched, in turn (the other modes search a chunk in the Arrow batch
+#   while the next one is fetched).
 #
 # Each run reports:
 #
@@ -33,6 +37,9 @@
 #   search's; `loaded_kb` is VmHWM after the warm-up, before the search.
 # - duckdb_mb: DuckDB's own memory after the search (duckdb_memory(); mostly
 #   cached table blocks).
+# - result_mb: object.size() of the result returned to R (0 with output);
+#   heap_less_result_mb: r_heap_peak_mb less it, the R memory the streaming
+#   itself needs (the result is 4x as large for 4x the rows by definition).
 #
 # Run from the package root with ducksassy installed (R_LIBS may point at the
 # library):   Rscript benchmarks/table_memory.R [rows_1x]
@@ -88,9 +95,10 @@ cat(sprintf(
 # R, or a table name to append them to (the file is then opened read-write).
 # `limit`: "" for DuckDB's default memory_limit (80% of RAM), or a limit for
 # DuckDB's buffer manager, e.g. "64MB".
-measure <- function(table, output = "", limit = "") {
+measure <- function(table, output = "", limit = "", overlap = TRUE) {
   code <- c(
     "suppressPackageStartupMessages({library(ducksassy); library(DBI)})",
+    "options(ducksassy.table_overlap = Sys.getenv('TABLE_OVERLAP') == 'true')",
     "hwm <- function() as.numeric(gsub('[^0-9]', '', grep('^VmHWM', readLines('/proc/self/status'), value = TRUE)))",
     "table <- Sys.getenv('TABLE_NAME'); output <- Sys.getenv('TABLE_OUTPUT')",
     "out <- if (nzchar(output)) output else NULL",
@@ -106,7 +114,8 @@ measure <- function(table, output = "", limit = "") {
     "heap <- sum(gc()[, 6])",
     "if (is.null(out)) { n <- nrow(res); hits <- sum(res[[2]]) } else { n <- res; hits <- dbGetQuery(con, paste('SELECT SUM(pattern_1) FROM', output))[[1]]; dbRemoveTable(con, output) }",
     "duck <- sum(dbGetQuery(con, 'SELECT memory_usage_bytes FROM duckdb_memory()')[[1]]) / 2^20",
-    "cat(loaded, hwm(), heap, t, n, hits, sassy_threads(), duck, '\\n')",
+    "result_mb <- if (is.null(out)) as.numeric(object.size(res)) / 2^20 else 0",
+    "cat(loaded, hwm(), heap, t, n, hits, sassy_threads(), duck, result_mb, '\\n')",
     "dbDisconnect(con, shutdown = TRUE)"
   )
   script <- file.path(dir, "measure.R")
@@ -117,7 +126,8 @@ measure <- function(table, output = "", limit = "") {
     env = c(
       paste0("TABLE_DB=", shQuote(db)), paste0("TABLE_NAME=", shQuote(table)),
       paste0("TABLE_OUTPUT=", shQuote(output)),
-      paste0("DUCKDB_LIMIT=", shQuote(limit))
+      paste0("DUCKDB_LIMIT=", shQuote(limit)),
+      paste0("TABLE_OVERLAP=", tolower(overlap))
     )
   )
   status <- attr(out, "status")
@@ -128,17 +138,19 @@ measure <- function(table, output = "", limit = "") {
 modes <- list(
   count = list(output = "", limit = ""),
   count_duckdb_64MB = list(output = "", limit = "64MB"),
-  count_to_table = list(output = "counts_out", limit = "")
+  count_to_table = list(output = "counts_out", limit = ""),
+  count_no_overlap = list(output = "", limit = "", overlap = FALSE)
 )
 rows <- list()
 for (mode in names(modes)) {
   for (label in c("1x", "4x")) {
     table <- paste0("reads_", label)
-    m <- measure(table, modes[[mode]]$output, modes[[mode]]$limit)
+    m <- measure(table, modes[[mode]]$output, modes[[mode]]$limit, !isFALSE(modes[[mode]]$overlap))
     rows[[length(rows) + 1L]] <- data.frame(
       mode = mode, label = label, table = table, rows = as.integer(m[[5]]),
       loaded_kb = m[[1]], rss_peak_kb = m[[2]], r_heap_peak_mb = m[[3]],
-      duckdb_mb = round(m[[8]], 1), seconds = m[[4]], hits = as.integer(m[[6]]),
+      duckdb_mb = round(m[[8]], 1), result_mb = round(m[[9]], 1),
+      seconds = m[[4]], hits = as.integer(m[[6]]),
       threads = as.integer(m[[7]])
     )
   }
@@ -150,20 +162,27 @@ base <- function(col) {
 }
 res$rss_ratio_to_1x <- round(res$rss_peak_kb / base("rss_peak_kb"), 3)
 res$heap_ratio_to_1x <- round(res$r_heap_peak_mb / base("r_heap_peak_mb"), 3)
+# R's peak less the result it returns (one id and one count per table row,
+# 4x as large for 4x the rows): what the streaming itself holds
+res$heap_less_result_mb <- res$r_heap_peak_mb - res$result_mb
+res$heap_less_result_ratio_to_1x <- round(res$heap_less_result_mb / base("heap_less_result_mb"), 3)
 res$chunk_rows <- 100000L
 res$read_length <- 100L
 res$duckdb <- as.character(utils::packageVersion("duckdb"))
 res$fetch <- "arrow"
+res$overlap <- res$mode != "count_no_overlap"
 dir.create(dirname(out_csv), showWarnings = FALSE, recursive = TRUE)
 utils::write.csv(res, out_csv, row.names = FALSE)
 print(res)
 for (m in unique(res$mode)) {
   r_rss <- res$rss_ratio_to_1x[res$mode == m & res$label == "4x"]
   r_heap <- res$heap_ratio_to_1x[res$mode == m & res$label == "4x"]
+  r_less <- res$heap_less_result_ratio_to_1x[res$mode == m & res$label == "4x"]
   cat(sprintf(
-    "\n%s: peak RSS 4x / 1x = %.3f (%s the 25%% bound); peak R heap 4x / 1x = %.3f (%s)",
+    "\n%s: peak RSS 4x / 1x = %.3f (%s the 25%% bound); peak R heap 4x / 1x = %.3f (%s); less the result: %.3f (%s)",
     m, r_rss, if (r_rss <= 1.25) "within" else "OUTSIDE",
-    r_heap, if (r_heap <= 1.25) "within" else "OUTSIDE"
+    r_heap, if (r_heap <= 1.25) "within" else "OUTSIDE",
+    r_less, if (r_less <= 1.25) "within" else "OUTSIDE"
   ))
 }
 cat("\n")

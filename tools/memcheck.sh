@@ -219,7 +219,34 @@ if (exists("sassy_search_table", asNamespace("ducksassy")) && requireNamespace("
   con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
   DBI::dbWriteTable(con, "reads", data.frame(id = seq_along(texts), sequence = texts))
   h <- sassy_search_table(con, "reads", patterns, k = 2L, id = "id", chunk_rows = 50L)
+  # an error while a chunk is searched in the background (SQLite integer
+  # overflow in the fetch of a later chunk)
+  try(sassy_search_table(con, DBI::SQL("SELECT id, CASE WHEN id > 120 THEN abs(-9223372036854775807 - 1) ELSE sequence END AS sequence FROM reads"),
+    patterns, k = 2L, chunk_rows = 30L), silent = TRUE)
   DBI::dbDisconnect(con)
+}
+# DuckDB: chunks searched in place in the Arrow batches (utf8, large_utf8,
+# utf8_view), moved into the background search and released after it
+if (exists("ds_table_submit", asNamespace("ducksassy")) && requireNamespace("duckdb", quietly = TRUE) &&
+    requireNamespace("nanoarrow", quietly = TRUE)) {
+  con <- suppressMessages(DBI::dbConnect(duckdb::duckdb()))
+  DBI::dbExecute(con, "SET threads = 1")
+  DBI::dbWriteTable(con, "reads", data.frame(id = seq_along(texts), sequence = texts))
+  want <- sassy_search(unname(texts), patterns, k = 2L)
+  for (sql in list(character(), "SET arrow_large_buffer_size = true",
+                   c("SET arrow_large_buffer_size = false", "SET arrow_output_version = '1.4'", "SET produce_arrow_string_view = true"))) {
+    for (q in sql) DBI::dbExecute(con, q)
+    h <- sassy_search_table(con, "reads", patterns, k = 2L, id = character(), chunk_rows = 37L)
+    stopifnot(identical(h, want))
+  }
+  try(sassy_search_table(con, DBI::SQL("SELECT id, CASE WHEN id > 120 THEN error('boom') ELSE sequence END AS sequence FROM reads"),
+    patterns, k = 2L, chunk_rows = 30L), silent = TRUE)
+  # a job dropped without collect: the finalizer cancels and joins it
+  job <- ducksassy:::ds_table_submit(texts, 0L, "", patterns, 2L, "iupac", FALSE, TRUE, FALSE, NaN, NaN, TRUE, 2L, "hits", Inf)
+  rm(job)
+  invisible(gc())
+  stopifnot(ducksassy:::ds_table_live_jobs() == 0L)
+  DBI::dbDisconnect(con, shutdown = TRUE)
 }
 invisible(gc())
 cat("memcheck search script: done\n")

@@ -249,9 +249,6 @@ bad_input_matrix <- list(
     ),
     # table and output names must be plain strings
     fail = list(table = "matrix", output = "matrix"),
-    skip = list(
-      chunk_rows = c(huge_int = "dbFetch(n = .Machine$integer.max) makes RSQLite allocate for 2^31 rows (tens of seconds, GBs): cap the rows fetched at once")
-    ),
     extra = list(
       con = list(closed = quote(closed_con)),
       table = list(missing = quote("no_such_table"), injection = quote("reads; DROP TABLE reads"))
@@ -310,9 +307,6 @@ bad_input_matrix <- list(
       output = c("null", "string", "utf8", "latin1", "long_string")
     ),
     fail = list(table = "matrix", output = "matrix"),
-    skip = list(
-      chunk_rows = c(huge_int = "dbFetch(n = .Machine$integer.max) makes RSQLite allocate for 2^31 rows (tens of seconds, GBs): cap the rows fetched at once")
-    ),
     extra = list(
       con = list(closed = quote(closed_con)),
       table = list(missing = quote("no_such_table"), injection = quote("reads; DROP TABLE reads"))

@@ -2,6 +2,7 @@
 //! else lives here. Text and pattern bytes are borrowed in place from R's
 //! CHARSXPs (no copy); R objects are only touched on this (R's main) thread.
 
+mod arrow;
 mod crispr;
 mod fastx;
 
@@ -140,6 +141,31 @@ fn search(
     max_hits: f64,
 ) -> std::result::Result<Robj, CoreError> {
     test_panic(mode, threads)?;
+    let plan = make_plan(&patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits)?;
+    let texts = borrow_strings(&texts, "texts")?;
+    let ctl = Control::new();
+    let mut poll = || unsafe { ducksassy_check_interrupt() != 0 };
+    let out = run(&plan, &texts, &ctl, Some(&mut poll))?;
+    Ok(output_to_r(out, &plan))
+}
+
+/// The validated plan of ds_search()'s arguments (also the table search's,
+/// arrow.rs).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn make_plan(
+    patterns: &Robj,
+    k: i32,
+    alphabet: &str,
+    ignore_case: bool,
+    rc: bool,
+    all_endpoints: bool,
+    overhang: f64,
+    max_n_frac: f64,
+    cigar: bool,
+    threads: i32,
+    mode: &str,
+    max_hits: f64,
+) -> std::result::Result<SearchPlan, CoreError> {
     let opts = SearchOptions {
         k: if k == i32::MIN { -1 } else { k as i64 },
         alphabet: Alphabet::parse(alphabet)?,
@@ -154,8 +180,7 @@ fn search(
         max_hits: finite(max_hits).map(|m| m.max(0.0) as u64),
         ..Default::default()
     };
-    let texts = borrow_strings(&texts, "texts")?;
-    let pats = borrow_strings(&patterns, "patterns")?;
+    let pats = borrow_strings(patterns, "patterns")?;
     let mut pat_bytes = Vec::with_capacity(pats.len());
     for (i, p) in pats.iter().enumerate() {
         pat_bytes.push(p.ok_or_else(|| CoreError::InvalidArgument {
@@ -165,18 +190,19 @@ fn search(
             expected: "a non-missing string".into(),
         })?);
     }
-    let plan = SearchPlan::new(&opts, &pat_bytes)?;
-    let ctl = Control::new();
-    let mut poll = || unsafe { ducksassy_check_interrupt() != 0 };
-    let out = run(&plan, &texts, &ctl, Some(&mut poll))?;
-    Ok(match out {
+    SearchPlan::new(&opts, &pat_bytes)
+}
+
+/// A search's output as R values: the hit columns, or counts / flags.
+pub(crate) fn output_to_r(out: Output, plan: &SearchPlan) -> Robj {
+    match out {
         Output::Hits(bufs) => {
-            let r = hits_to_r(&bufs, cigar);
+            let r = hits_to_r(&bufs, plan.cigar);
             ducksassy_core::hits::recycle(bufs);
             r
         }
         Output::Values(v) => values_to_r(&v, plan.mode == Mode::Contains),
-    })
+    }
 }
 
 /// `NA`/`NaN` (R's `NULL` stand-in here) become `None`.
@@ -305,6 +331,7 @@ fn error_value(e: &CoreError) -> Robj {
 
 extendr_module! {
     mod ducksassy;
+    use arrow;
     use crispr;
     use fastx;
     fn ds_search;

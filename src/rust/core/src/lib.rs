@@ -14,6 +14,8 @@
 //!
 //! Coordinates stay 0-based, end-exclusive here, as sassy reports them.
 
+pub mod arrow;
+pub mod background;
 pub mod crispr;
 pub mod engine;
 pub mod error;
