@@ -68,17 +68,20 @@ impl Job {
     /// the search runs; when it returns `true` the search is cancelled (and
     /// then reports [`CoreError::Interrupted`]).
     pub fn wait(mut self, poll: &mut dyn FnMut() -> bool) -> Outcome {
+        let mut interrupted = false;
         loop {
             match self.done.recv_timeout(POLL_INTERVAL) {
                 Ok(()) | Err(mpsc::RecvTimeoutError::Disconnected) => break,
                 Err(mpsc::RecvTimeoutError::Timeout) => {
                     if !self.ctl.cancel.load(Ordering::Relaxed) && poll() {
+                        interrupted = true;
                         self.cancel();
                     }
                 }
             }
         }
-        self.join().unwrap_or_else(|| Err(CoreError::Internal("the background search was already collected".into())))
+        let out = self.join().unwrap_or_else(|| Err(CoreError::Internal("the background search was already collected".into())));
+        interrupted_wins(interrupted, out)
     }
 
     /// Join the helper thread once; `None` if it was joined before.
@@ -99,6 +102,22 @@ impl Drop for Job {
                 crate::hits::recycle(bufs);
             }
         }
+    }
+}
+
+/// `poll` consumed the caller's interrupt (R clears it when it reports it),
+/// so once it said so the call must end interrupted, even when the workers
+/// had already passed their last check and finished: otherwise that Ctrl-C
+/// would be lost and the caller would carry on.
+pub(crate) fn interrupted_wins(interrupted: bool, out: Outcome) -> Outcome {
+    match out {
+        Ok(output) if interrupted => {
+            if let Output::Hits(bufs) = output {
+                crate::hits::recycle(bufs);
+            }
+            Err(CoreError::Interrupted)
+        }
+        other => other,
     }
 }
 
@@ -133,6 +152,17 @@ mod tests {
             Output::Values(v) => v,
             Output::Hits(_) => panic!("hits"),
         }
+    }
+
+    #[test]
+    fn an_interrupt_the_poll_consumed_is_never_lost() {
+        let ok = || Ok(Output::Values(vec![1, 2]));
+        assert!(matches!(interrupted_wins(true, ok()), Err(CoreError::Interrupted)));
+        assert!(matches!(interrupted_wins(false, ok()), Ok(Output::Values(v)) if v == vec![1, 2]));
+        let hits = Ok(Output::Hits(vec![crate::hits::take_buffer()]));
+        assert!(matches!(interrupted_wins(true, hits), Err(CoreError::Interrupted)));
+        let failed = Err(CoreError::TooManyHits { limit: 3 });
+        assert!(matches!(interrupted_wins(true, failed), Err(CoreError::TooManyHits { limit: 3 })));
     }
 
     #[test]
