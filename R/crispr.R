@@ -173,6 +173,9 @@ sassy_crispr <- function(guides,
 #' @rdname sassy_crispr
 #' @param paths Paths of FASTA or FASTQ files, plain or compressed, as for
 #'   [sassy_search_fastx()].
+#' @param BPPARAM `NULL` (default), or a BiocParallel parameter object to
+#'   search the files in shards on its workers, as in [sassy_search_fastx()]
+#'   (same result; see [sharding]).
 #' @export
 sassy_crispr_fastx <- function(paths,
                                guides,
@@ -182,13 +185,17 @@ sassy_crispr_fastx <- function(paths,
                                max_n_frac = 0.2,
                                rc = TRUE,
                                cigar = TRUE,
-                               threads = sassy_threads()) {
+                               threads = sassy_threads(),
+                               BPPARAM = NULL) {
   call <- rlang::current_env()
   paths <- check_fastx_paths(paths, "paths", call = call)
   plan <- new_crispr_plan(
     guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads,
     call = call
   )
+  if (!is.null(BPPARAM)) {
+    return(shard_fastx(paths, plan, "crispr", BPPARAM, call = call))
+  }
   size <- fastx_batch_size(call = call)
   res <- ds_crispr_fastx(
     path.expand(paths),
@@ -202,7 +209,9 @@ sassy_crispr_fastx <- function(paths,
     plan$threads,
     max_hits_option(call = call),
     size[["bytes"]],
-    size[["records"]]
+    size[["records"]],
+    0, # every record: skip none, read to the end
+    NaN
   )
   res <- fastx_result(res, "paths", paths, call = call)
   new_crispr_hits(new_fastx_hits(res, paths, call = call))
