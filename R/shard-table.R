@@ -136,7 +136,9 @@ shard_db <- function(con, call) {
 
 shard_db_connect <- function(db) {
   if (db$kind == "duckdb") {
-    DBI::dbConnect(duckdb::duckdb(dbdir = db$path, read_only = TRUE, bigint = db$bigint))
+    # duckdb() notes where it keeps extensions: not news in a worker's log
+    drv <- suppressMessages(duckdb::duckdb(dbdir = db$path, read_only = TRUE, bigint = db$bigint))
+    DBI::dbConnect(drv)
   } else {
     DBI::dbConnect(
       RSQLite::SQLite(), db$path,

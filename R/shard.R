@@ -187,7 +187,8 @@ shard_run <- function(shards, work, args, BPPARAM, call) {
 #' then the shard's search; errors come back as data
 #' @noRd
 shard_worker <- function(shard, work, args, opts) {
-  old <- options(opts)
+  # messages are formatted unwrapped: the caller wraps them again
+  old <- options(c(opts, list(cli.width = 10000L)))
   on.exit(options(old), add = TRUE)
   tryCatch(
     list(ok = TRUE, value = work(shard, args)),
@@ -289,7 +290,8 @@ shard_label <- function(shards, i, what) {
     format(shards$last[i], scientific = FALSE, big.mark = ",")
   )
   # a table's label is its quoted identifier already
-  source <- ifelse(shards$kind[i] == "table", shards$source[i], paste0("\"", shards$source[i], "\""))
+  quoted <- shards$kind[i] == "table" & startsWith(shards$source[i], "\"")
+  source <- ifelse(quoted, shards$source[i], paste0("\"", shards$source[i], "\""))
   paste0(
     shards$kind[i], " ", source, ", ", what, " ",
     format(shards$first[i], scientific = FALSE, big.mark = ","), " to ", last
