@@ -44,6 +44,10 @@ shard_table <- function(con, table, patterns, k, column, id, what, dots,
   shards$sql <- vapply(seq_len(nrow(shards)), function(i) {
     shard_sql(sql, shards$skip[[i]], shards$n[[i]], db$kind)
   }, character(1))
+  # the threads of this session's default, as for files (see ?sharding)
+  if (is.null(dots$threads)) {
+    dots$threads <- sassy_threads()
+  }
   args <- list(
     db = db, patterns = patterns, k = k, column = column, id = id,
     what = what, dots = dots, chunk_rows = chunk_rows, record = cols$record

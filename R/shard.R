@@ -15,11 +15,12 @@
 #' Each file is one shard when there are at least as many files as workers
 #' (`BiocParallel::bpnworkers(BPPARAM)`): the common case of many FASTQ
 #' files. With fewer files than workers, the records of each file are counted
-#' first (in this session, a parse without a search) and the files are split
-#' into record ranges of about `total / workers` records, so that every
-#' worker gets work. The option `ducksassy.shard_records` (a whole number)
-#' sets the records per shard instead, and then every file larger than that
-#' is split. A worker reads its range on its own: it parses (and
+#' first (a parse without a search; by the workers when there are several
+#' files, in this session for one) and the files are split into record
+#' ranges of about `total / workers` records, so that every worker gets work.
+#' The option `ducksassy.shard_records` (a whole number) sets the most
+#' records per shard instead, and then every file larger than that is split
+#' into equal ranges. A worker reads its range on its own: it parses (and
 #' decompresses) the records before the range and skips them, then searches
 #' the range; record numbers stay those of the file. Skipping costs a parse,
 #' much less than a search, but for gzip files a range near the end of a
@@ -28,8 +29,8 @@
 #' @section Shards of tables:
 #' A table (or query) is split into row ranges: the rows are counted
 #' (`SELECT COUNT(*)` of the query the single-process search runs) and cut
-#' into `bpnworkers(BPPARAM)` ranges of consecutive rows, or ranges of
-#' `getOption("ducksassy.shard_rows")` rows when that is set. Each worker
+#' into `bpnworkers(BPPARAM)` ranges of consecutive rows, or equal ranges
+#' of at most `getOption("ducksassy.shard_rows")` rows when that is set. Each worker
 #' opens the database file itself, read-only, and reads its range with
 #' `LIMIT`/`OFFSET` over the same query, so a row's place is its place in
 #' the single-process scan, and a result without `id` columns keeps its
@@ -62,7 +63,8 @@
 #'
 #' @section Threads and options:
 #' Each worker searches its shard on `threads` threads, the value of the
-#' call (its default, [sassy_threads()], is evaluated in this session): with
+#' call (its default, [sassy_threads()], is evaluated in this session; on a
+#' cluster whose nodes differ from this machine, give `threads`): with
 #' several workers on one machine, choose `threads` so that workers times
 #' threads does not exceed the cores. The `ducksassy.*` options of this
 #' session (the hit limit, batch sizes) are set in each worker for the
@@ -172,6 +174,16 @@ shard_run <- function(shards, work, args, BPPARAM, call) {
       )
     }
   )
+  if (inherits(res, "condition") || length(res) != length(shards)) {
+    # bptry() gives the error itself when BiocParallel failed as a whole
+    msg <- if (inherits(res, "condition")) conditionMessage(res) else "a result per shard is missing"
+    ducksassy_abort(
+      c("Can't run the shards on `BPPARAM`.", x = cli_escape(msg)),
+      class = "ducksassy_shard_error",
+      arg = "BPPARAM",
+      call = call
+    )
+  }
   lapply(seq_along(shards), function(i) {
     r <- res[[i]]
     if (is.list(r) && identical(names(r)[1L], "ok") && !inherits(r, "condition")) {
@@ -269,7 +281,7 @@ abort_shard <- function(err, i, shards, missing, what, call) {
           cli_escape(shard_label(shards, i, what)), "."
         ),
         x = if (length(lines) > 0L) paste0("The worker's error: ", cli_escape(lines[[1L]])),
-        stats::setNames(cli_escape(lines[-1L]), rep(" ", length(lines) - 1L)),
+        structure(cli_escape(lines[-1L]), names = rep(" ", length(lines) - 1L)),
         i = if (others > 0L) paste0(others, " other shard", if (others > 1L) "s", " failed too."),
         i = "Nothing is returned; with `BiocParallel::bpstopOnError(BPPARAM) <- FALSE` the other shards' results are returned."
       ),
@@ -355,7 +367,7 @@ shard_fastx <- function(paths, plan, what, BPPARAM, call) {
     max_hits = max_hits_option(call = call),
     size = fastx_batch_size(call = call)
   )
-  shards <- shard_plan_fastx(paths, BiocParallel::bpnworkers(BPPARAM), call)
+  shards <- shard_plan_fastx(paths, BiocParallel::bpnworkers(BPPARAM), call, BPPARAM)
   res <- shard_run(split(shards, seq_len(nrow(shards))), shard_fastx_work, args, BPPARAM, call)
   values <- shard_results(res, shards, "records", BPPARAM, call)
   kept <- if (is.null(attr(values, "missing_shards"))) {
@@ -384,12 +396,12 @@ shard_fastx <- function(paths, plan, what, BPPARAM, call) {
 #'   (expanded), `skip` (records before the range), `n` (records in it,
 #'   `NaN`: to the end), and for messages `kind`, `source`, `first`, `last`.
 #' @noRd
-shard_plan_fastx <- function(paths, workers, call) {
+shard_plan_fastx <- function(paths, workers, call, BPPARAM = NULL) {
   per_shard <- shard_size_option("ducksassy.shard_records", call)
   full <- path.expand(paths)
   counts <- rep(NA_real_, length(paths))
   if (!is.null(per_shard) || length(paths) < workers) {
-    counts <- vapply(full, fastx_record_count, numeric(1), USE.NAMES = FALSE)
+    counts <- shard_count_records(full, BPPARAM)
   }
   if (is.null(per_shard)) {
     total <- sum(counts, na.rm = TRUE)
@@ -407,6 +419,22 @@ shard_plan_fastx <- function(paths, workers, call) {
   shards$first <- shards$skip + 1
   shards$last <- ifelse(is.nan(shards$n), NA_real_, shards$skip + shards$n)
   shards
+}
+
+# The records of each file: several files are counted by the workers, in
+# parallel (each count reads a whole file), one file here.
+shard_count_records <- function(full, BPPARAM) {
+  if (length(full) > 1L && !is.null(BPPARAM)) {
+    counts <- tryCatch(
+      BiocParallel::bplapply(full, fastx_record_count, BPPARAM = BPPARAM),
+      error = function(e) NULL
+    )
+    ok <- is.list(counts) && length(counts) == length(full) &&
+      all(vapply(counts, function(x) is.double(x) && length(x) == 1L, logical(1)))
+    # if the workers could not count, the shards' searches will say why
+    return(if (ok) unlist(counts, use.names = FALSE) else rep(NA_real_, length(full)))
+  }
+  vapply(full, fastx_record_count, numeric(1), USE.NAMES = FALSE)
 }
 
 # The records of a file, or NA where it cannot be read: such a file is one

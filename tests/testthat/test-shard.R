@@ -75,7 +75,7 @@ test_that("lambda reads: several files and a file split into record ranges equal
   }
   # many uneven ranges of every file (the genome's 3 records in 2 ranges)
   withr::local_options(ducksassy.shard_records = 1234)
-  shards <- ducksassy:::shard_plan_fastx(paths, 2, NULL)
+  shards <- ducksassy:::shard_plan_fastx(paths, 2, NULL, bp)
   n_recs <- vapply(paths, function(p) nrow(sassy_read_fastx(p)), integer(1))
   expect_identical(nrow(shards), as.integer(sum(pmax(1, ceiling(n_recs / 1234)))))
   expect_gt(nrow(shards), length(paths))
