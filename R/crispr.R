@@ -174,8 +174,9 @@ sassy_crispr <- function(guides,
 #' @param paths Paths of FASTA or FASTQ files, plain or compressed, as for
 #'   [sassy_search_fastx()].
 #' @param BPPARAM `NULL` (default), or a BiocParallel parameter object to
-#'   search the files in shards on its workers, as in [sassy_search_fastx()]
-#'   (same result; see [sharding]).
+#'   search in shards on its workers: the files as in [sassy_search_fastx()],
+#'   the rows of the table as in [sassy_search_table()] (same result; see
+#'   [sharding]).
 #' @export
 sassy_crispr_fastx <- function(paths,
                                guides,
@@ -238,7 +239,8 @@ sassy_crispr_table <- function(con,
                                cigar = TRUE,
                                threads = sassy_threads(),
                                chunk_rows = 100000L,
-                               output = NULL) {
+                               output = NULL,
+                               BPPARAM = NULL) {
   call <- rlang::current_env()
   check_dbi_installed(call = call)
   check_connection(con, call = call)
@@ -252,6 +254,18 @@ sassy_crispr_table <- function(con,
   chunk_rows <- check_chunk_rows(chunk_rows, call = call)
   output <- check_output_name(output, call = call)
   max_hits <- max_hits_option(call = call)
+  if (!is.null(BPPARAM)) {
+    return(shard_table(
+      con, table, column, id, chunk_rows, output, BPPARAM,
+      search = sassy_crispr_table,
+      search_args = list(
+        guides = guides, k = k, pam_length = pam_length,
+        allow_pam_edits = allow_pam_edits, max_n_frac = max_n_frac, rc = rc,
+        cigar = cigar, threads = plan$threads
+      ),
+      hits = TRUE, call = call
+    ))
+  }
 
   # The table machinery of sassy_search_table() (table-read.R,
   # table-output.R): resolve the source, read it in chunks, spool the chunks

@@ -1,15 +1,19 @@
 # sassy_search_table(BPPARAM = ): row ranges of a table or query, each read
 # by a worker from its own read-only connection. See ?sharding.
 
-#' Sharded sassy_search_table()
+#' Sharded sassy_search_table() and sassy_crispr_table()
 #'
 #' Runs in this session what must be checked before any worker starts (the
 #' arguments, the table and its columns, the query), counts the rows, then
-#' has each worker call `sassy_search_table()` itself on its row range.
-#' @param dots The search arguments of `...`, checked.
+#' has each worker call `search` (the exported function) itself on its row
+#' range.
+#' @param search `sassy_search_table` or `sassy_crispr_table`.
+#' @param search_args Its arguments other than `con`, `table`, `column`,
+#'   `id` and `chunk_rows`, checked already.
+#' @param hits Whether the result has a row per hit (the hit limit applies).
 #' @noRd
-shard_table <- function(con, table, patterns, k, column, id, what, dots,
-                        chunk_rows, output, BPPARAM, call) {
+shard_table <- function(con, table, column, id, chunk_rows, output, BPPARAM,
+                        search, search_args, hits, call) {
   BPPARAM <- check_bpparam(BPPARAM, call = call)
   if (!is.null(output)) {
     ducksassy_abort(
@@ -45,17 +49,17 @@ shard_table <- function(con, table, patterns, k, column, id, what, dots,
     shard_sql(sql, shards$skip[[i]], shards$n[[i]], db$kind)
   }, character(1))
   # the threads of this session's default, as for files (see ?sharding)
-  if (is.null(dots$threads)) {
-    dots$threads <- sassy_threads()
+  if (is.null(search_args$threads)) {
+    search_args$threads <- sassy_threads()
   }
   args <- list(
-    db = db, patterns = patterns, k = k, column = column, id = id,
-    what = what, dots = dots, chunk_rows = chunk_rows, record = cols$record
+    db = db, search = search, search_args = search_args, column = column,
+    id = id, chunk_rows = chunk_rows, record = cols$record
   )
   res <- shard_run(split(shards, seq_len(nrow(shards))), shard_table_work, args, BPPARAM, call)
   values <- shard_results(res, shards, "rows", BPPARAM, call)
   out <- shard_bind(values)
-  if (what == "hits") {
+  if (hits) {
     check_shard_hits(nrow(out), max_hits_option(call = call), call)
   }
   attr(out, "missing_shards") <- attr(values, "missing_shards")
@@ -152,8 +156,8 @@ shard_db_connect <- function(db) {
   }
 }
 
-#' Search one row range (in a worker) with `sassy_search_table()` on the
-#' worker's own read-only connection
+#' Search one row range (in a worker) with `sassy_search_table()` (or
+#' `sassy_crispr_table()`) on the worker's own read-only connection
 #'
 #' Row numbers (the `record` column, and the row of a letter error) are
 #' made those of the whole table.
@@ -170,12 +174,10 @@ shard_table_work <- function(shard, args) {
   )
   skip <- shard$skip
   out <- tryCatch(
-    do.call(sassy_search_table, c(
-      list(con, DBI::SQL(shard$sql), args$patterns, args$k,
-        column = args$column, id = args$id, what = args$what
-      ),
-      args$dots,
-      list(chunk_rows = args$chunk_rows)
+    do.call(args$search, c(
+      list(con, DBI::SQL(shard$sql)),
+      args$search_args,
+      list(column = args$column, id = args$id, chunk_rows = args$chunk_rows)
     )),
     ducksassy_error = function(e) {
       if (is.numeric(e$row) && length(e$row) == 1L) {

@@ -264,9 +264,10 @@ sassy_search_table <- function(con,
   max_hits <- max_hits_option(call = call)
   if (!is.null(BPPARAM)) {
     return(shard_table(
-      con, table, patterns, k, column, id, what, list(...), chunk_rows,
-      output, BPPARAM,
-      call = call
+      con, table, column, id, chunk_rows, output, BPPARAM,
+      search = sassy_search_table,
+      search_args = c(list(patterns = patterns, k = k, what = what), list(...)),
+      hits = what == "hits", call = call
     ))
   }
 

@@ -305,9 +305,11 @@ bad_input_matrix <- list(
       k = quote(1L), column = quote("sequence"), id = quote("id"),
       pam_length = quote(3L), allow_pam_edits = quote(FALSE),
       max_n_frac = quote(0.2), rc = quote(TRUE), cigar = quote(TRUE),
-      threads = quote(1L), chunk_rows = quote(1L), output = quote("crispr_out")
+      threads = quote(1L), chunk_rows = quote(1L), output = quote("crispr_out"),
+      BPPARAM = NULL
     ),
     ok = list(
+      BPPARAM = bpparam_ok,
       # NULL: every column but `column` (character(0), the row number, is
       # valid too, but its columns do not fit the output table)
       id = "null",

@@ -218,6 +218,35 @@ test_that("a DuckDB file table and query, read-only in each worker, equal the si
   expect_true(any(got$record > 8000L))
 })
 
+test_that("the CRISPR table form equals the single-process search", {
+  skip_if_not_installed("DBI")
+  skip_if_not_installed("duckdb")
+  genome <- ecoli()
+  skip_if(is.na(genome), "bowtie-examples E. coli genome not installed")
+  # the genome in 10 kb rows, so that row ranges have work
+  lines <- readLines(genome)
+  seq <- paste(lines[!startsWith(lines, ">")], collapse = "")
+  starts <- seq(1L, nchar(seq), by = 10000L)
+  dir <- withr::local_tempdir()
+  path <- file.path(dir, "ecoli.duckdb")
+  con <- DBI::dbConnect(duckdb::duckdb(), path)
+  DBI::dbWriteTable(con, "chunks", data.frame(
+    from = starts, sequence = substring(seq, starts, pmin(starts + 9999L, nchar(seq)))
+  ))
+  DBI::dbDisconnect(con, shutdown = TRUE)
+  con <- suppressMessages(DBI::dbConnect(duckdb::duckdb(), path, read_only = TRUE))
+  withr::defer(DBI::dbDisconnect(con, shutdown = TRUE))
+  at <- regexpr("[ACGT]{21}GG", substr(seq, 2000001L, 2001000L))
+  guide <- paste0(substr(seq, 2000000L + at, 2000000L + at + 19L), "NGG")
+  one <- sassy_crispr_table(con, "chunks", guide, k = 4, threads = 1L, chunk_rows = 100L)
+  expect_gt(nrow(one), 1L)
+  withr::local_options(ducksassy.shard_rows = 150)
+  expect_identical(
+    sassy_crispr_table(con, "chunks", guide, k = 4, threads = 1L, chunk_rows = 100L, BPPARAM = bp),
+    one
+  )
+})
+
 test_that("an SQLite file table equals the single-process search", {
   skip_if_not_installed("DBI")
   skip_if_not_installed("RSQLite")
