@@ -340,3 +340,20 @@ test_that("connections the workers can't reopen, output and bad BPPARAM are clas
     class = "ducksassy_input_error"
   )
 })
+
+test_that("forked workers (MulticoreParam) search after this session's thread pool exists", {
+  skip_on_os("windows")
+  reads <- shard_fixture("lambda_reads_1.fq.gz")
+  # the pool of 2 threads exists in this session before the fork: a forked
+  # child must build its own (it used to wait forever for the parent's)
+  one <- sassy_search_fastx(reads, lambda_patterns, k = 2, threads = 2L)
+  withr::local_options(ducksassy.shard_records = 60)
+  got <- sassy_search_fastx(reads, lambda_patterns, k = 2, threads = 2L,
+    BPPARAM = BiocParallel::MulticoreParam(workers = 2L))
+  expect_identical(got, one)
+  kids <- parallel::mclapply(1:2, function(i) {
+    sassy_count(c("ACGTACGTAAA", "GGGTTTACGT"), "ACGTACG", k = 1, threads = 2L)
+  }, mc.cores = 2L)
+  expect_identical(kids[[1L]], sassy_count(c("ACGTACGTAAA", "GGGTTTACGT"), "ACGTACG", k = 1, threads = 2L))
+  expect_identical(kids[[2L]], kids[[1L]])
+})
