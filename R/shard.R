@@ -257,7 +257,7 @@ shard_results <- function(res, shards, what, BPPARAM, call) {
         " failed; the result lacks their ", what, "."
       ),
       i = paste0(
-        "Failed: ", paste(utils_head(shard_label(shards, failed, what), 3L), collapse = "; "),
+        "Failed: ", paste(cli_escape(utils_head(shard_label(shards, failed, what), 3L)), collapse = "; "),
         if (length(failed) > 3L) "; ...", "."
       ),
       i = "`attr(result, \"missing_shards\")` lists them with their errors."
