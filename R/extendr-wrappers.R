@@ -39,3 +39,4 @@ ds_fastx_read <- function(path, n_max, batch_bytes, batch_records) {
 ds_fastx_count <- function(paths) {
   .Call(wrap__ds_fastx_count, paths)
 }
+
