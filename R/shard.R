@@ -393,12 +393,13 @@ shard_fastx <- function(paths, plan, what, BPPARAM, call) {
 #' The shards of a file search: one per file, or record ranges
 #'
 #' @return A data frame: `index` (into `paths`), `path` (as given), `full`
-#'   (expanded), `skip` (records before the range), `n` (records in it,
+#'   (absolute), `skip` (records before the range), `n` (records in it,
 #'   `NaN`: to the end), and for messages `kind`, `source`, `first`, `last`.
 #' @noRd
 shard_plan_fastx <- function(paths, workers, call, BPPARAM = NULL) {
   per_shard <- shard_size_option("ducksassy.shard_records", call)
-  full <- path.expand(paths)
+  # absolute: workers may run in another folder (batchtools jobs do)
+  full <- normalizePath(path.expand(paths), mustWork = FALSE)
   counts <- rep(NA_real_, length(paths))
   if (!is.null(per_shard) || length(paths) < workers) {
     counts <- shard_count_records(full, BPPARAM)
@@ -492,6 +493,10 @@ shard_fastx_work <- function(shard, args) {
       na_as_nan(plan$max_n_frac), plan$cigar, plan$threads, args$what,
       args$max_hits, size[["bytes"]], size[["records"]], shard$skip, shard$n
     )
+  }
+  if (inherits(res, "ducksassy_rust_error") && identical(res$path, shard$full)) {
+    # the error's `path` field as the caller gave it
+    res$path <- path.expand(shard$path)
   }
   res <- fastx_result(res, "paths", shard$path, call = call)
   if (args$what == "crispr") {

@@ -138,6 +138,17 @@ test_that("a failing file shard names the file and range; with stop.on.error = F
   expect_match(conditionMessage(err), "truncated or corrupt")
   expect_identical(err$shards$shard, 2L)
 
+  # a relative path is found by the workers, and named as given
+  withr::with_dir(dir, {
+    err <- tryCatch(
+      sassy_search_fastx(c("cut.fq.gz", good), lambda_patterns, k = 1, BPPARAM = bp),
+      ducksassy_error = identity
+    )
+  })
+  expect_s3_class(err, "ducksassy_file_error")
+  expect_identical(err$path, "cut.fq.gz")
+  expect_identical(err$shard, 1L)
+
   # go on after errors: the other shards' rows, and which shard is missing
   bp2 <- BiocParallel::SnowParam(workers = 2L, stop.on.error = FALSE)
   BiocParallel::bpstart(bp2)
