@@ -354,17 +354,29 @@ test_that("connections the workers can't reopen, output and bad BPPARAM are clas
 
 test_that("forked workers (MulticoreParam) search after this session's thread pool exists", {
   skip_on_os("windows")
-  reads <- shard_fixture("lambda_reads_1.fq.gz")
-  # the pool of 2 threads exists in this session before the fork: a forked
-  # child must build its own (it used to wait forever for the parent's)
-  one <- sassy_search_fastx(reads, lambda_patterns, k = 2, threads = 2L)
-  withr::local_options(ducksassy.shard_records = 60)
-  got <- sassy_search_fastx(reads, lambda_patterns, k = 2, threads = 2L,
-    BPPARAM = BiocParallel::MulticoreParam(workers = 2L))
-  expect_identical(got, one)
-  kids <- parallel::mclapply(1:2, function(i) {
-    sassy_count(c("ACGTACGTAAA", "GGGTTTACGT"), "ACGTACG", k = 1, threads = 2L)
-  }, mc.cores = 2L)
-  expect_identical(kids[[1L]], sassy_count(c("ACGTACGTAAA", "GGGTTTACGT"), "ACGTACG", k = 1, threads = 2L))
-  expect_identical(kids[[2L]], kids[[1L]])
+  skip_if_not_installed("callr")
+  # in a fresh R process (forking the test session, with all it has run,
+  # is not what a user does), with a time limit: without a pool per
+  # process a forked child would wait forever for the parent's threads
+  res <- callr::r(function(reads, patterns) {
+    library(ducksassy)
+    # the pool of 2 threads exists in this session before the fork
+    one <- sassy_search_fastx(reads, patterns, k = 2, threads = 2L)
+    options(ducksassy.shard_records = 60)
+    got <- sassy_search_fastx(reads, patterns, k = 2, threads = 2L,
+      BPPARAM = BiocParallel::MulticoreParam(workers = 2L))
+    texts <- c("ACGTACGTAAA", "GGGTTTACGT")
+    kids <- parallel::mclapply(1:2, function(i) {
+      sassy_count(texts, "ACGTACG", k = 1, threads = 2L)
+    }, mc.cores = 2L)
+    list(
+      n = nrow(one),
+      sharded = identical(got, one),
+      forked = identical(kids, rep(list(sassy_count(texts, "ACGTACG", k = 1, threads = 2L)), 2L))
+    )
+  }, args = list(shard_fixture("lambda_reads_1.fq.gz"), lambda_patterns),
+  libpath = .libPaths(), timeout = 120)
+  expect_gt(res$n, 0L)
+  expect_true(res$sharded)
+  expect_true(res$forked)
 })
