@@ -173,6 +173,10 @@ sassy_crispr <- function(guides,
 #' @rdname sassy_crispr
 #' @param paths Paths of FASTA or FASTQ files, plain or compressed, as for
 #'   [sassy_search_fastx()].
+#' @param BPPARAM `NULL` (default), or a BiocParallel parameter object to
+#'   search in shards on its workers: the files as in [sassy_search_fastx()],
+#'   the rows of the table as in [sassy_search_table()] (same result; see
+#'   [sharding]).
 #' @export
 sassy_crispr_fastx <- function(paths,
                                guides,
@@ -182,13 +186,17 @@ sassy_crispr_fastx <- function(paths,
                                max_n_frac = 0.2,
                                rc = TRUE,
                                cigar = TRUE,
-                               threads = sassy_threads()) {
+                               threads = sassy_threads(),
+                               BPPARAM = NULL) {
   call <- rlang::current_env()
   paths <- check_fastx_paths(paths, "paths", call = call)
   plan <- new_crispr_plan(
     guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads,
     call = call
   )
+  if (!is.null(BPPARAM)) {
+    return(shard_fastx(paths, plan, "crispr", BPPARAM, call = call))
+  }
   size <- fastx_batch_size(call = call)
   res <- ds_crispr_fastx(
     path.expand(paths),
@@ -202,7 +210,9 @@ sassy_crispr_fastx <- function(paths,
     plan$threads,
     max_hits_option(call = call),
     size[["bytes"]],
-    size[["records"]]
+    size[["records"]],
+    0, # every record: skip none, read to the end
+    NaN
   )
   res <- fastx_result(res, "paths", paths, call = call)
   new_crispr_hits(new_fastx_hits(res, paths, call = call))
@@ -229,7 +239,8 @@ sassy_crispr_table <- function(con,
                                cigar = TRUE,
                                threads = sassy_threads(),
                                chunk_rows = 100000L,
-                               output = NULL) {
+                               output = NULL,
+                               BPPARAM = NULL) {
   call <- rlang::current_env()
   check_dbi_installed(call = call)
   check_connection(con, call = call)
@@ -243,6 +254,18 @@ sassy_crispr_table <- function(con,
   chunk_rows <- check_chunk_rows(chunk_rows, call = call)
   output <- check_output_name(output, call = call)
   max_hits <- max_hits_option(call = call)
+  if (!is.null(BPPARAM)) {
+    return(shard_table(
+      con, table, column, id, chunk_rows, output, BPPARAM,
+      search = sassy_crispr_table,
+      search_args = list(
+        guides = guides, k = k, pam_length = pam_length,
+        allow_pam_edits = allow_pam_edits, max_n_frac = max_n_frac, rc = rc,
+        cigar = cigar, threads = plan$threads
+      ),
+      hits = TRUE, call = call
+    ))
+  }
 
   # The table machinery of sassy_search_table() (table-read.R,
   # table-output.R): resolve the source, read it in chunks, spool the chunks

@@ -36,12 +36,12 @@ ds_crispr <- function(texts, guides, k, pam_length, allow_pam_edits, max_n_frac,
   .Call(wrap__ds_crispr, texts, guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits)
 }
 
-ds_crispr_fastx <- function(paths, guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits, batch_bytes, batch_records) {
-  .Call(wrap__ds_crispr_fastx, paths, guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits, batch_bytes, batch_records)
+ds_crispr_fastx <- function(paths, guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits, batch_bytes, batch_records, skip, n_records) {
+  .Call(wrap__ds_crispr_fastx, paths, guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits, batch_bytes, batch_records, skip, n_records)
 }
 
-ds_fastx_search <- function(paths, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits, batch_bytes, batch_records) {
-  .Call(wrap__ds_fastx_search, paths, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits, batch_bytes, batch_records)
+ds_fastx_search <- function(paths, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits, batch_bytes, batch_records, skip, n_records) {
+  .Call(wrap__ds_fastx_search, paths, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits, batch_bytes, batch_records, skip, n_records)
 }
 
 ds_fastx_filter <- function(path, output, patterns, k, alphabet, ignore_case, rc, overhang, max_n_frac, threads, invert, gzip, batch_bytes, batch_records) {
@@ -50,5 +50,9 @@ ds_fastx_filter <- function(path, output, patterns, k, alphabet, ignore_case, rc
 
 ds_fastx_read <- function(path, n_max, batch_bytes, batch_records) {
   .Call(wrap__ds_fastx_read, path, n_max, batch_bytes, batch_records)
+}
+
+ds_fastx_count <- function(paths) {
+  .Call(wrap__ds_fastx_count, paths)
 }
 

@@ -104,6 +104,14 @@
 #'   partition the input.
 #' @param n_max The largest number of records to read: a whole number `>= 0`
 #'   or `Inf` (default, all).
+#' @param BPPARAM `NULL` (default): search in this R session on `threads`
+#'   threads. Or a BiocParallel parameter object (`SnowParam()`,
+#'   `BatchtoolsParam()`, ...): the files are searched in shards by its
+#'   workers (one file each, or, with fewer files than workers, record ranges
+#'   of the files), each on `threads` threads, and the shards' results are
+#'   bound in order: the result is identical to that without `BPPARAM`. A
+#'   failed shard is a `ducksassy_shard_error` naming the file and record
+#'   range. See [sharding] for shard sizes, options and errors.
 #' @inheritParams sassy_search
 #'
 #' @return
@@ -197,7 +205,8 @@ sassy_search_fastx <- function(paths,
                                ignore_case = FALSE,
                                cigar = TRUE,
                                threads = sassy_threads(),
-                               what = c("hits", "count", "contains")) {
+                               what = c("hits", "count", "contains"),
+                               BPPARAM = NULL) {
   call <- rlang::current_env()
   paths <- check_fastx_paths(paths, "paths", call = call)
   plan <- new_search_plan(
@@ -206,6 +215,9 @@ sassy_search_fastx <- function(paths,
     call = call
   )
   what <- check_what(what, call = call)
+  if (!is.null(BPPARAM)) {
+    return(shard_fastx(paths, plan, what, BPPARAM, call = call))
+  }
   size <- fastx_batch_size(call = call)
   res <- ds_fastx_search(
     path.expand(paths),
@@ -222,7 +234,9 @@ sassy_search_fastx <- function(paths,
     what,
     max_hits_option(call = call),
     size[["bytes"]],
-    size[["records"]]
+    size[["records"]],
+    0, # every record: skip none, read to the end
+    NaN
   )
   res <- fastx_result(res, "paths", paths, call = call)
   if (what == "hits") {

@@ -161,6 +161,14 @@
 #' @param output `NULL` (default) to return the result, or the name of a
 #'   table on `con` (a single string or a `DBI::Id()`) to append it to; see
 #'   *Writing hits to a table*.
+#' @param BPPARAM `NULL` (default): search in this R session. Or a
+#'   BiocParallel parameter object: the rows are split into ranges (one per
+#'   worker, or `getOption("ducksassy.shard_rows")` rows each) that the
+#'   workers read from their own read-only connection to the same DuckDB or
+#'   SQLite database file, and the results are bound in row order: identical
+#'   to the result without `BPPARAM` when the database returns the rows in
+#'   the same order each time (a table scan, or a query with `ORDER BY`).
+#'   Not with `output`. See [sharding] for the rules and errors.
 #' @inheritParams sassy_search
 #'
 #' @return
@@ -245,7 +253,8 @@ sassy_search_table <- function(con,
                                what = c("hits", "count", "contains"),
                                ...,
                                chunk_rows = 100000L,
-                               output = NULL) {
+                               output = NULL,
+                               BPPARAM = NULL) {
   call <- rlang::current_env()
   check_dbi_installed(call = call)
   check_connection(con, call = call)
@@ -265,6 +274,14 @@ sassy_search_table <- function(con,
   chunk_rows <- check_chunk_rows(chunk_rows, call = call)
   output <- check_output_name(output, call = call)
   max_hits <- max_hits_option(call = call)
+  if (!is.null(BPPARAM)) {
+    return(shard_table(
+      con, table, column, id, chunk_rows, output, BPPARAM,
+      search = sassy_search_table,
+      search_args = c(list(patterns = patterns, k = k, what = what), list(...)),
+      hits = what == "hits", call = call
+    ))
+  }
 
   # Everything that talks to the database before the rows are read: no query
   # may run on `con` while the rows are being read.

@@ -120,6 +120,10 @@ search_args <- function(...) {
     list(...)
   )
 }
+# BPPARAM: NULL (good) searches in-process; rep(NULL, 2) and NULL[0] are
+# NULL too. Every other value is not a BiocParallel parameter object.
+bpparam_ok <- c("null", "wrong_length", "empty")
+
 # NULL is the documented "off"/default for these.
 search_ok <- list(
   rc = "null",
@@ -177,11 +181,13 @@ bad_input_matrix <- list(
   sassy_search_fastx = list(
     args = c(
       list(paths = quote(fq), patterns = quote("ATCG")),
-      search_args(cigar = quote(TRUE), what = quote("hits"))
+      search_args(cigar = quote(TRUE), what = quote("hits")),
+      list(BPPARAM = NULL)
     ),
     ok = c(search_ok, list(
       paths = c("wrong_length", "matrix"),
-      patterns = c("string", "wrong_length", "long_string", "matrix")
+      patterns = c("string", "wrong_length", "long_string", "matrix"),
+      BPPARAM = bpparam_ok
     )),
     extra = list(paths = list(
       folder = quote(dir), nul_file = quote(nul_fq), junk_file = quote(junk),
@@ -234,9 +240,10 @@ bad_input_matrix <- list(
       con = quote(con), table = quote("reads"), patterns = quote("ATCG"),
       k = quote(1L), column = quote("sequence"), id = quote("id"),
       what = quote("hits"), chunk_rows = quote(1L), output = quote("hits_out"),
-      threads = quote(1L), alphabet = quote("iupac")
+      threads = quote(1L), alphabet = quote("iupac"), BPPARAM = NULL
     ),
     ok = list(
+      BPPARAM = bpparam_ok,
       # no id columns (the row number is used)
       id = "null",
       patterns = c("string", "wrong_length", "long_string", "matrix"),
@@ -275,9 +282,10 @@ bad_input_matrix <- list(
       paths = quote(fa), guides = quote(guide), k = quote(1L),
       pam_length = quote(3L), allow_pam_edits = quote(FALSE),
       max_n_frac = quote(0.2), rc = quote(TRUE), cigar = quote(TRUE),
-      threads = quote(1L)
+      threads = quote(1L), BPPARAM = NULL
     ),
     ok = list(
+      BPPARAM = bpparam_ok,
       paths = c("wrong_length", "matrix"),
       guides = c("wrong_length", "matrix", "long_string"),
       max_n_frac = "null"
@@ -294,9 +302,11 @@ bad_input_matrix <- list(
       k = quote(1L), column = quote("sequence"), id = quote("id"),
       pam_length = quote(3L), allow_pam_edits = quote(FALSE),
       max_n_frac = quote(0.2), rc = quote(TRUE), cigar = quote(TRUE),
-      threads = quote(1L), chunk_rows = quote(1L), output = quote("crispr_out")
+      threads = quote(1L), chunk_rows = quote(1L), output = quote("crispr_out"),
+      BPPARAM = NULL
     ),
     ok = list(
+      BPPARAM = bpparam_ok,
       # NULL: every column but `column` (character(0), the row number, is
       # valid too, but its columns do not fit the output table)
       id = "null",

@@ -38,7 +38,8 @@ fn ds_crispr(
     })
 }
 
-/// CRISPR search of FASTA/FASTQ files, streamed in batches by the FASTX
+/// CRISPR search of FASTA/FASTQ files (a record range of each: `skip`,
+/// `n_records` as for `ds_fastx_search()`), streamed in batches by the FASTX
 /// reader; returns `list(hits, file, name)` as `ds_fastx_search()` does for
 /// hits, or an error value (file errors with `path`, `record`, `line`).
 #[extendr]
@@ -56,10 +57,13 @@ fn ds_crispr_fastx(
     max_hits: f64,
     batch_bytes: f64,
     batch_records: f64,
+    skip: f64,
+    n_records: f64,
 ) -> Robj {
     crate::guard(|| {
         let plan = crispr_plan(&guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits);
-        match plan.map_err(FastxError::from).and_then(|plan| search_files(&plan, &paths, cigar, batch_bytes, batch_records)) {
+        let found = plan.and_then(|plan| Ok((plan, crate::fastx::record_range(skip, n_records)?)));
+        match found.map_err(FastxError::from).and_then(|(plan, range)| search_files(&plan, &paths, range, cigar, batch_bytes, batch_records)) {
             Ok(r) => r,
             Err(e) => {
                 if matches!(e, FastxError::Core(CoreError::Interrupted | CoreError::TooManyHits { .. })) {
@@ -98,12 +102,19 @@ fn search_texts(
     }
 }
 
-fn search_files(plan: &SearchPlan, paths: &Robj, cigar: bool, batch_bytes: f64, batch_records: f64) -> std::result::Result<Robj, FastxError> {
+fn search_files(
+    plan: &SearchPlan,
+    paths: &Robj,
+    range: fastx::RecordRange,
+    cigar: bool,
+    batch_bytes: f64,
+    batch_records: f64,
+) -> std::result::Result<Robj, FastxError> {
     let paths = crate::fastx::path_strings(paths, "paths")?;
     let size = crate::fastx::batch_size(batch_bytes, batch_records, plan.threads);
     let ctl = Control::new();
     let mut poll = || unsafe { crate::ducksassy_check_interrupt() != 0 };
-    match fastx::search(plan, &paths, size, &ctl, &mut poll)? {
+    match fastx::search_range(plan, &paths, range, size, &ctl, &mut poll)? {
         SearchOutput::Hits(h) => {
             let r = crate::fastx::hits_to_r(&h, cigar);
             ducksassy_core::hits::recycle(h.bufs);

@@ -16,7 +16,9 @@ use std::os::raw::c_int;
 /// (1-based path index) and `name` per hit; otherwise
 /// `list(records_per_file, name, values)`: the record count of each file, a
 /// name per record, and a list with one vector per pattern (integer counts,
-/// or logical for contains).
+/// or logical for contains). `skip` and `n_records` select a record range of
+/// each file (`0`, `NaN`: all): records before it are parsed, not searched,
+/// and record numbers stay those of the file (for `record_range()` shards).
 #[extendr]
 #[allow(clippy::too_many_arguments)]
 fn ds_fastx_search(
@@ -35,14 +37,17 @@ fn ds_fastx_search(
     max_hits: f64,
     batch_bytes: f64,
     batch_records: f64,
+    skip: f64,
+    n_records: f64,
 ) -> Robj {
     crate::guard(|| fastx_result((|| -> Result<Robj, FastxError> {
         let mode = Mode::parse(mode)?;
         let plan = plan(&patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits)?;
         let paths = path_strings(&paths, "paths")?;
+        let range = record_range(skip, n_records)?;
         let ctl = Control::new();
         let mut poll = || unsafe { crate::ducksassy_check_interrupt() != 0 };
-        let out = fastx::search(&plan, &paths, batch_size(batch_bytes, batch_records, plan.threads), &ctl, &mut poll)?;
+        let out = fastx::search_range(&plan, &paths, range, batch_size(batch_bytes, batch_records, plan.threads), &ctl, &mut poll)?;
         Ok(match out {
             SearchOutput::Hits(h) => {
                 let r = hits_to_r(&h, cigar);
@@ -121,6 +126,41 @@ fn ds_fastx_read(path: Robj, n_max: f64, batch_bytes: f64, batch_records: f64) -
         let format = if fastq { "fastq" } else { "fasta" };
         Ok(list!(format = format, name = name, description = description, sequence = sequence, quality = quality).into())
     })()))
+}
+
+/// The number of records in each of `paths` (doubles), parsing every record;
+/// see `shard_plan_fastx()` in R, which sizes record-range shards with it.
+#[extendr]
+fn ds_fastx_count(paths: Robj) -> Robj {
+    crate::guard(|| fastx_result((|| -> Result<Robj, FastxError> {
+        let paths = path_strings(&paths, "paths")?;
+        let ctl = Control::new();
+        let mut poll = || unsafe { crate::ducksassy_check_interrupt() != 0 };
+        let counts = fastx::count(&paths, &ctl, &mut poll)?;
+        Ok(Doubles::from_values(counts.iter().map(|&c| c as f64)).into())
+    })()))
+}
+
+/// The record range of each file from R doubles: skip the first `skip`
+/// records (`0`: none), then read `n_records` (`NaN` or `Inf`: to the end).
+pub(crate) fn record_range(skip: f64, n_records: f64) -> Result<fastx::RecordRange, CoreError> {
+    let bad = |arg: &'static str, x: f64| CoreError::InvalidArgument {
+        arg,
+        index: None,
+        value: x.to_string(),
+        expected: "a whole number >= 0".into(),
+    };
+    if !(skip.is_finite() && skip >= 0.0 && skip.fract() == 0.0) {
+        return Err(bad("skip", skip));
+    }
+    let n = if n_records.is_nan() || n_records == f64::INFINITY {
+        None
+    } else if n_records >= 0.0 && n_records.is_finite() && n_records.fract() == 0.0 {
+        Some(n_records as u64)
+    } else {
+        return Err(bad("n_records", n_records));
+    };
+    Ok(fastx::RecordRange { skip: skip as u64, n })
 }
 
 /// The R value of an entry point's result: an error value for R to raise,
@@ -352,4 +392,5 @@ extendr_module! {
     fn ds_fastx_search;
     fn ds_fastx_filter;
     fn ds_fastx_read;
+    fn ds_fastx_count;
 }

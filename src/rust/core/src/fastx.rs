@@ -125,14 +125,33 @@ pub struct ReadOptions {
     pub batch_bytes: usize,
     pub batch_records: usize,
     pub keep: Keep,
-    /// Read at most this many records per file (`None`: all).
+    /// Read at most this many records per file (`None`: all), after `skip`.
     pub n_max: Option<u64>,
+    /// Records at the start of each file that are parsed (so that a broken
+    /// file is still an error) but neither kept nor searched; the records
+    /// after them keep their numbers within the file. With `n_max`, this
+    /// reads a record range `skip + 1 ..= skip + n_max` of each file, so
+    /// that a process can search its own shard of a file.
+    pub skip: u64,
 }
 
 impl ReadOptions {
     pub fn new(size: BatchSize, keep: Keep) -> Self {
-        ReadOptions { batch_bytes: size.bytes, batch_records: size.records, keep, n_max: None }
+        ReadOptions { batch_bytes: size.bytes, batch_records: size.records, keep, n_max: None, skip: 0 }
     }
+}
+
+/// A range of records of each file: skip the first `skip`, then read at
+/// most `n` (`None`: to the end). Record numbers stay those of the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RecordRange {
+    pub skip: u64,
+    pub n: Option<u64>,
+}
+
+impl RecordRange {
+    /// Every record.
+    pub const ALL: RecordRange = RecordRange { skip: 0, n: None };
 }
 
 /// Byte strings stored end to end; string `i` is `bytes[ends[i-1]..ends[i]]`.
@@ -336,7 +355,23 @@ pub fn search(
     ctl: &Control,
     poll: &mut dyn FnMut() -> bool,
 ) -> Result<SearchOutput, FastxError> {
-    let opts = ReadOptions::new(size, Keep { header: HeaderKeep::Name, ..Default::default() });
+    search_range(plan, paths, RecordRange::ALL, size, ctl, poll)
+}
+
+/// [`search`] of a record range of each file: records before `range.skip`
+/// are parsed but not searched; hits keep the records' numbers within the
+/// file, and for counts `records_per_file` counts the records in the range.
+pub fn search_range(
+    plan: &SearchPlan,
+    paths: &[String],
+    range: RecordRange,
+    size: BatchSize,
+    ctl: &Control,
+    poll: &mut dyn FnMut() -> bool,
+) -> Result<SearchOutput, FastxError> {
+    let mut opts = ReadOptions::new(size, Keep { header: HeaderKeep::Name, ..Default::default() });
+    opts.skip = range.skip;
+    opts.n_max = range.n;
     let n_pat = plan.patterns.len();
     let mut hits = FastxHits::default();
     let mut vals = FastxValues { values: vec![Vec::new(); n_pat], records_per_file: vec![0; paths.len()], names: Column::default() };
@@ -525,6 +560,21 @@ pub fn read(path: &str, n_max: Option<u64>, size: BatchSize, ctl: &Control, poll
         Ok(())
     })?;
     Ok(recs)
+}
+
+/// The number of records in each file, parsing every record (and
+/// decompressing) without keeping any: the sizes for splitting files into
+/// record ranges. Errors as for [`search`] (a broken file is an error).
+pub fn count(paths: &[String], ctl: &Control, poll: &mut dyn FnMut() -> bool) -> Result<Vec<u64>, FastxError> {
+    let mut opts = ReadOptions::new(BatchSize::default(), Keep::default());
+    // nothing is kept: skip every record, so only the parse is paid for
+    opts.skip = u64::MAX;
+    let mut counts = vec![0u64; paths.len()];
+    stream(paths, &opts, ctl, poll, &mut |batch, _| {
+        counts[batch.file] = counts[batch.file].max(batch.first);
+        Ok(())
+    })?;
+    Ok(counts)
 }
 
 #[cfg(test)]

@@ -13,24 +13,42 @@ use std::sync::{Arc, Mutex};
 /// Pools kept at once.
 pub const MAX_POOLS: usize = 4;
 
-/// Most recently used last.
-static POOLS: Mutex<Vec<(usize, Arc<ThreadPool>)>> = Mutex::new(Vec::new());
+/// The pools of the process `pid`, most recently used last.
+struct Pools {
+    pid: u32,
+    list: Vec<(usize, Arc<ThreadPool>)>,
+}
+
+static POOLS: Mutex<Pools> = Mutex::new(Pools { pid: 0, list: Vec::new() });
 
 /// The pool with `threads` workers, built on first use (or again after it
 /// was dropped). Starting the threads can fail (the system's limit on
 /// threads or memory): that is an error, never a panic.
+///
+/// A forked child (R's `parallel::mclapply()`, BiocParallel's
+/// `MulticoreParam()`) inherits the parent's pools but not their threads:
+/// a job sent to them would wait forever. So the pools are per process id;
+/// the inherited ones are forgotten (dropping one would signal threads that
+/// are not there) and the child builds its own.
 pub fn get(threads: usize) -> Result<Arc<ThreadPool>, String> {
     let mut pools = POOLS.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(i) = pools.iter().position(|(n, _)| *n == threads) {
-        let entry = pools.remove(i);
+    let pid = std::process::id();
+    if pools.pid != pid {
+        for p in pools.list.drain(..) {
+            std::mem::forget(p);
+        }
+        pools.pid = pid;
+    }
+    if let Some(i) = pools.list.iter().position(|(n, _)| *n == threads) {
+        let entry = pools.list.remove(i);
         let pool = entry.1.clone();
-        pools.push(entry);
+        pools.list.push(entry);
         return Ok(pool);
     }
     // drop the least recently used first, so its threads can go before new
     // ones start
-    while pools.len() >= MAX_POOLS {
-        pools.remove(0);
+    while pools.list.len() >= MAX_POOLS {
+        pools.list.remove(0);
     }
     let pool = ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -38,14 +56,18 @@ pub fn get(threads: usize) -> Result<Arc<ThreadPool>, String> {
         .build()
         .map_err(|e| format!("could not start {threads} worker threads ({e}); use fewer `threads`"))?;
     let pool = Arc::new(pool);
-    pools.push((threads, pool.clone()));
+    pools.list.push((threads, pool.clone()));
     Ok(pool)
 }
 
-/// Thread counts that have a pool, least recently used first (for tests).
+/// Thread counts that have a pool in this process, least recently used
+/// first (for tests).
 pub fn sizes() -> Vec<usize> {
     let pools = POOLS.lock().unwrap_or_else(|e| e.into_inner());
-    pools.iter().map(|(n, _)| *n).collect()
+    if pools.pid != std::process::id() {
+        return Vec::new();
+    }
+    pools.list.iter().map(|(n, _)| *n).collect()
 }
 
 #[cfg(test)]

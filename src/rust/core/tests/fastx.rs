@@ -630,3 +630,106 @@ fn too_many_hits_is_an_error_across_batches() {
     let e = search(&pl, &[path_of(FASTQ)], BatchSize { bytes: 1 << 20, records: 1 }).unwrap_err();
     assert_eq!(e, FastxError::Core(CoreError::TooManyHits { limit: 10 }));
 }
+
+// ---------------------------------------------------------------------------
+// Record ranges (shards of a file searched by separate processes)
+
+fn search_range(plan: &SearchPlan, paths: &[String], range: fastx::RecordRange, size: BatchSize) -> Result<SearchOutput, FastxError> {
+    fastx::search_range(plan, paths, range, size, &Control::new(), &mut no_poll())
+}
+
+/// Hits of one file as (0-based record, pattern, start, end, strand) rows
+/// and the name of each record with hits.
+fn hit_rows(out: SearchOutput) -> (Vec<(u32, u32, u32, u32, bool)>, Vec<Vec<u8>>) {
+    let SearchOutput::Hits(h) = out else { panic!("expected hits") };
+    let mut rows = Vec::new();
+    for b in &h.bufs {
+        for i in 0..b.len() {
+            rows.push((b.record[i], b.pattern[i], b.start[i], b.end[i], b.minus[i]));
+        }
+    }
+    (rows, h.names.iter().map(|n| n.to_vec()).collect())
+}
+
+#[test]
+fn record_ranges_concatenate_to_the_whole_file() {
+    for (name, n_rec) in [(FASTQ, 200u64), (LONG, 30), (FASTA, 3)] {
+        let p = vec![path_of(name)];
+        let texts: Vec<Vec<u8>> = read_all(&p[0]).seq.iter().map(|s| s.to_vec()).collect();
+        assert_eq!(texts.len() as u64, n_rec);
+        let pat = String::from_utf8(texts[1][10..22].to_vec()).unwrap();
+        let pats = [pat.as_str(), "GGGCGGCGACCTCGC"];
+        let hits_plan = plan(Mode::Hits, &pats, 2, 2);
+        let count_plan = plan(Mode::Count, &pats, 2, 2);
+        let (want, want_names) = hit_rows(search(&hits_plan, &p, BatchSize::default()).unwrap());
+        assert!(!want.is_empty());
+        let SearchOutput::Values(want_counts) = search(&count_plan, &p, BatchSize::default()).unwrap() else { panic!() };
+        for cuts in [vec![0, n_rec], vec![0, 1, n_rec], vec![0, n_rec / 3, 2 * n_rec / 3 + 1, n_rec], (0..=n_rec).collect::<Vec<_>>()] {
+            for size in [BatchSize::default(), BatchSize { bytes: 1000, records: 7 }] {
+                let (mut got, mut got_names) = (Vec::new(), Vec::new());
+                let mut got_counts: Vec<Vec<i32>> = vec![Vec::new(); pats.len()];
+                let mut got_count_names = Vec::new();
+                for w in cuts.windows(2) {
+                    // the last range runs to the end of the file
+                    let n = if w[1] == n_rec { None } else { Some(w[1] - w[0]) };
+                    let range = fastx::RecordRange { skip: w[0], n };
+                    let (rows, names) = hit_rows(search_range(&hits_plan, &p, range, size).unwrap());
+                    // record numbers are those of the file, inside the range
+                    assert!(rows.iter().all(|r| (r.0 as u64) >= w[0] && (r.0 as u64) < w[1]), "{name} {w:?}");
+                    got.extend(rows);
+                    got_names.extend(names);
+                    let SearchOutput::Values(v) = search_range(&count_plan, &p, range, size).unwrap() else { panic!() };
+                    assert_eq!(v.records_per_file, vec![w[1] - w[0]], "{name} {w:?}");
+                    for (c, col) in got_counts.iter_mut().zip(&v.values) {
+                        c.extend_from_slice(col);
+                    }
+                    got_count_names.extend(v.names.iter().map(|n| n.to_vec()));
+                }
+                assert_eq!(got, want, "{name} {cuts:?} {size:?}");
+                assert_eq!(got_names, want_names, "{name} {cuts:?}");
+                assert_eq!(got_counts, want_counts.values, "{name} {cuts:?}");
+                assert_eq!(got_count_names, want_counts.names.iter().map(|n| n.to_vec()).collect::<Vec<_>>());
+            }
+        }
+        // a range past the end, and an empty range, hold no records
+        for range in [fastx::RecordRange { skip: n_rec + 5, n: None }, fastx::RecordRange { skip: 1, n: Some(0) }] {
+            let SearchOutput::Values(v) = search_range(&count_plan, &p, range, BatchSize::default()).unwrap() else { panic!() };
+            assert_eq!(v.records_per_file, vec![0]);
+            assert!(v.values.iter().all(|c| c.is_empty()));
+        }
+    }
+}
+
+#[test]
+fn counting_records_parses_every_record() {
+    let paths: Vec<String> = [FASTQ, LONG, FASTA, FASTQ].iter().map(|n| path_of(n)).collect();
+    let got = fastx::count(&paths, &Control::new(), &mut no_poll()).unwrap();
+    let want: Vec<u64> = paths.iter().map(|p| read_all(p).seq.len() as u64).collect();
+    assert_eq!(got, want);
+    assert_eq!(got, vec![200, 30, 3, 200]);
+    // a broken file is an error naming it and the record, as in a search
+    let dir = tmpdir();
+    let p = write(dir.path(), "bad", b"@a\nAC\n+\nII\n@b\nAC\n+\nII\n@c\nACGT\n+\nIII\n");
+    let e = fastx::count(&[p], &Control::new(), &mut no_poll()).unwrap_err();
+    assert_eq!((e.parse_kind(), e.record()), (Some(ParseKind::UnequalLengths), Some(3)), "{e}");
+}
+
+#[test]
+fn record_ranges_report_errors_with_file_record_numbers() {
+    let dir = tmpdir();
+    let opts = SearchOptions { k: 0, mode: Mode::Count, alphabet: Alphabet::Dna, threads: 2, ..Default::default() };
+    let pl = SearchPlan::new(&opts, &[&b"ACGT"[..]]).unwrap();
+    let text = b"@a\nACGT\n+\nIIII\n@b\nACNT\n+\nIIII\n@c\nACGT\n+\nIIII\n@d\nACGA\n+\nII\n";
+    let p = vec![write(dir.path(), "r.fq", text)];
+    // the N of record 2 is not in the dna alphabet: an error only for the
+    // range that holds record 2, named by its number in the file
+    let e = search_range(&pl, &p, fastx::RecordRange { skip: 1, n: Some(1) }, BatchSize::default()).unwrap_err();
+    assert!(matches!(&e, FastxError::Letter { record: 2, .. }), "{e:?}");
+    let SearchOutput::Values(v) = search_range(&pl, &p, fastx::RecordRange { skip: 2, n: Some(1) }, BatchSize::default()).unwrap() else { panic!() };
+    // ACGT is its own reverse complement: a hit on each strand
+    assert_eq!(v.values, vec![vec![2]]);
+    // a broken record after the range is not read; one before it still is
+    assert!(search_range(&pl, &p, fastx::RecordRange { skip: 2, n: Some(1) }, BatchSize::default()).is_ok());
+    let e = search_range(&pl, &p, fastx::RecordRange { skip: 4, n: None }, BatchSize::default()).unwrap_err();
+    assert_eq!((e.parse_kind(), e.record()), (Some(ParseKind::UnequalLengths), Some(4)), "{e}");
+}

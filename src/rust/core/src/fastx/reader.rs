@@ -51,10 +51,13 @@ fn read_file(fi: usize, path: &str, opts: &ReadOptions, tx: &Sender<Msg>, stop: 
         err
     })?;
     let mut batch = Batch::new(fi, 0);
+    // 0-based number of the next record within the file
     let mut n: u64 = 0;
+    // one past the last record to keep
+    let end = opts.n_max.map(|m| opts.skip.saturating_add(m));
     let mut sent = false;
     loop {
-        if opts.n_max.is_some_and(|m| n >= m) && batch.format.is_some() {
+        if end.is_some_and(|e| n >= e) && batch.format.is_some() {
             break;
         }
         if stop.load(Relaxed) {
@@ -73,6 +76,13 @@ fn read_file(fi: usize, path: &str, opts: &ReadOptions, tx: &Sender<Msg>, stop: 
         if opts.n_max == Some(0) {
             // the first record was parsed only to learn the format
             break;
+        }
+        if n < opts.skip {
+            // before the range: parsed (errors count), not kept; the batch
+            // is still empty, so it starts at the next record
+            n += 1;
+            batch.first = n;
+            continue;
         }
         push_record(&mut batch, &rec, opts, path, n)?;
         n += 1;
