@@ -374,6 +374,14 @@ crispr_table_result <- function(res, offset, column, max_hits, call) {
 new_crispr_plan <- function(guides, k, pam_length, allow_pam_edits,
                             max_n_frac, rc, cigar, threads,
                             call = rlang::caller_env()) {
+  # `k` has no default: missing() sees through the callers' promises
+  if (missing(k)) {
+    ducksassy_abort(
+      c("`k` is missing, with no default.",
+        i = "Give the edits allowed in a guide and its PAM, e.g. `k = 3`."),
+      arg = "k", call = call
+    )
+  }
   guides <- check_guides(guides, call = call)
   pam_length <- check_pam_length(pam_length, guides, call = call)
   allow_pam_edits <- check_flag(allow_pam_edits, "allow_pam_edits", call = call)

@@ -507,3 +507,14 @@ test_that("the Rust side rejects what slips past R", {
   res <- ds_crispr("ACGT", "ACGTAGG", 1L, c(3L, 3L), FALSE, 0.2, TRUE, TRUE, 1L, NaN)
   expect_identical(res$arg, "pam_length")
 })
+
+test_that("a missing k is a classed error in every CRISPR form", {
+  fa <- system.file("extdata", "lambda_virus.fa", package = "ducksassy")
+  expect_error(sassy_crispr("ACGTNGG", "ACGTAGG"), class = "ducksassy_input_error", regexp = "`k` is missing")
+  expect_error(sassy_crispr_fastx(fa, "ACGTNGG"), class = "ducksassy_input_error", regexp = "`k` is missing")
+  skip_if_not_installed("RSQLite")
+  con <- DBI::dbConnect(RSQLite::SQLite())
+  on.exit(DBI::dbDisconnect(con))
+  DBI::dbWriteTable(con, "t", data.frame(sequence = "ACGTAGG"))
+  expect_error(sassy_crispr_table(con, "t", "ACGTNGG"), class = "ducksassy_input_error", regexp = "`k` is missing")
+})
