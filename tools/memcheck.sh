@@ -14,7 +14,8 @@
 # Valgrind has no AVX-512, so everything here is built for the avx2 backend
 # (x86-64-v3), or scalar where the CPU lacks AVX2 (DUCKSASSY_SIMD overrides).
 #
-# Usage: tools/memcheck.sh [core|r|all]     (default all)
+# Usage: tools/memcheck.sh [selftest|core|r|all]   (default all; all first
+# checks the detector on a planted invalid write and leak)
 # Environment:
 #   MEMCHECK_DIR          logs and builds (default: ${TMPDIR:-/tmp}/ducksassy-memcheck);
 #                         kept between runs, so rebuilds are incremental
@@ -105,6 +106,38 @@ record() {
   echo "$out"
   summary+=("$(echo "$out" | tail -n 1)")
   if [ "$rc" -ne 0 ]; then failed=1; fi
+}
+
+# The detector itself: a small C program with one invalid write and one
+# definite leak, in functions named like ours, must be reported and counted
+# (otherwise a broken log filter would let every real error pass).
+run_selftest() {
+  echo "== memcheck: self-test of the detector"
+  local src="$DIR/selftest.c" bin="$DIR/selftest" log="$DIR/logs/selftest.log"
+  cat >"$src" <<'CSRC'
+#include <stdlib.h>
+__attribute__((noinline)) char *ducksassy_selftest_leak(void) { return malloc(24); }
+__attribute__((noinline)) void ducksassy_selftest_overrun(char *p) { p[16] = 1; }
+int main(void) {
+  char *p = malloc(16);
+  ducksassy_selftest_overrun(p);
+  free(p);
+  char *q = ducksassy_selftest_leak();
+  q[0] = 0;
+  q = NULL;
+  return q != NULL;
+}
+CSRC
+  cc -g -O0 -o "$bin" "$src"
+  valgrind "${VG_OPTS[@]}" --log-file="$log" "$bin" >/dev/null 2>&1 || true
+  local out rc=0
+  out=$(summarise "$log" ours "selftest") || rc=$?
+  if [ "$rc" -ne 1 ] || ! echo "$out" | tail -n 1 | grep -q " 1 invalid-access reports in our code.* 1 definite leaks in our code"; then
+    echo "memcheck: the self-test's invalid write and leak were not both caught:" >&2
+    echo "$out" >&2
+    exit 2
+  fi
+  summary+=("memcheck self-test: a planted invalid write and definite leak were both caught")
 }
 
 run_core() {
@@ -243,12 +276,14 @@ EOF
 case "$WHAT" in
   core) run_core ;;
   r) run_r ;;
+  selftest) run_selftest ;;
   all)
+    run_selftest
     run_core
     run_r
     ;;
   *)
-    echo "usage: tools/memcheck.sh [core|r|all]" >&2
+    echo "usage: tools/memcheck.sh [selftest|core|r|all]" >&2
     exit 2
     ;;
 esac
