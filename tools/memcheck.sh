@@ -220,6 +220,11 @@ for (threads in 1:2) {
   h <- sassy_search(c("Say Hallo World", "hello"), "hello", k = 1L, alphabet = "ascii", ignore_case = TRUE, threads = threads)
   # four equal-length patterns: the batched search
   h <- sassy_search(texts, c("ACGTACGT", "TTTTACGT", "GGGGACGT", "CCCCACGT", "ACGTTTTT"), k = 1L, threads = threads)
+  # a 300-letter pattern: traced in steps (stepwise.rs), hits and N-filtered counts
+  long_p <- substr(texts[[203]], 30001, 30300)
+  h <- sassy_search(texts, long_p, k = 20L, threads = threads)
+  stopifnot(any(h$record == 203L & h$start == 30001L & h$cost == 0L))
+  n <- sassy_count(texts, long_p, k = 20L, max_n_frac = 0.5, threads = threads)
 }
 # error paths: bad letters, bad arguments, the hit limit, a panic (test hook)
 try(sassy_search(c("ACGT", "ACGZ"), "ACG"), silent = TRUE)
@@ -229,6 +234,7 @@ local({
   op <- options(ducksassy.max_hits = 10)
   on.exit(options(op))
   try(sassy_search(texts, "NNNNNN", k = 1L), silent = TRUE)
+  try(sassy_search(texts, strrep("N", 300), k = 2L, all_endpoints = TRUE), silent = TRUE)
 })
 Sys.setenv(DUCKSASSY_TEST_PANIC = "1")
 plan <- ducksassy:::new_search_plan(texts[1:3], "ACGT", 1L, "iupac", NULL, FALSE, NULL, NULL, FALSE, TRUE, 2L)
