@@ -1,8 +1,9 @@
 # ducksassy developer commands. The two that matter:
 #   make demo   build and install the package, then run the main job on real
 #               data (inst/scripts/demo.R)
-#   make test   cargo test of the Rust core, then R CMD build + R CMD check
-#               (fails on any ERROR or WARNING)
+#   make test   cargo test of the Rust core, R CMD build + R CMD check
+#               (fails on any ERROR or WARNING), then make memcheck (valgrind;
+#               fails on an invalid access or a definite leak in our code)
 # Others: setup, document, install, check, build, wrappers, readme,
 # benchmarks, clean.
 #
@@ -79,7 +80,8 @@ check: build
 	  exit 1; \
 	fi
 
-test: setup rust-test check
+# memcheck last: it takes ~10 minutes, and the quick failures come first
+test: setup rust-test check memcheck
 
 # R/extendr-wrappers.R from the metadata of the installed library.
 wrappers: install

@@ -218,3 +218,35 @@ test_that("Ctrl-C stops a table search (duckdb) within a second; the connection 
   on.exit(rs$close(), add = TRUE)
   table_interrupt_case(rs, function() DBI::dbConnect(duckdb::duckdb()))
 })
+
+test_that("Ctrl-C stops one heavy record (a 4,096-letter pattern at k = 2,500) within a second", {
+  skip_on_cran()
+  skip_on_os("windows")
+  skip_if_not_installed("callr")
+  skip_if_not_installed("ps")
+  rs <- new_search_session()
+  on.exit(rs$close(), add = TRUE)
+  set.seed(4096)
+  letters4 <- c("A", "C", "G", "T")
+  p <- paste(sample(letters4, 4096, TRUE), collapse = "")
+  text <- paste(sample(letters4, 2e5, TRUE), collapse = "")
+  # one record and one pattern, but ~45,000 local minima (both strands)
+  # whose tracebacks take minutes: the stop must come between tracebacks
+  want <- small_search()
+  r <- interrupt_call(rs, function(text, p) sassy_search(text, p, k = 2500L, alphabet = "dna"),
+    args = list(text = text, p = p)
+  )
+  expect_prompt_interrupt(r)
+  expect_identical(rs$run(small_search), want)
+  # counting with the N filter traces every match too
+  r <- interrupt_call(rs, function(text, p) sassy_count(text, p, k = 2500L, max_n_frac = 0.5),
+    args = list(text = text, p = p)
+  )
+  expect_prompt_interrupt(r)
+  # the same session then finds the pattern where it was planted
+  planted <- paste0(substr(text, 1, 5000), p, substr(text, 5001, 20000))
+  got <- rs$run(function(t, p) sassy_search(t, p, k = 10L, alphabet = "dna"), list(t = planted, p = p))
+  expect_identical(got$start, 5001L)
+  expect_identical(got$end, 5000L + 4096L)
+  expect_identical(got$cost, 0L)
+})

@@ -9,6 +9,7 @@
 //!   --alphabet iupac --rc true --threads 1 --mode hits --cigar true \
 //!   --reps 5 --warmup 1
 //! ```
+//! Also `--all-endpoints true` and `--step-trace-blocks N` (see stepwise.rs).
 //! Prints one `key=value` line per timed repetition (see common/mod.rs); for
 //! `--mode count|contains` the summary's `hits` is the sum of the values.
 
@@ -34,12 +35,16 @@ fn main() {
         cigar: args.flag("cigar", true),
         threads,
         mode: Mode::parse(&args.str("mode", "hits")).unwrap_or_else(|e| die(&e.to_string())),
+        all_endpoints: args.flag("all-endpoints", false),
         ..Default::default()
     };
     let reps: usize = args.num("reps", 3);
     let warmup: usize = args.num("warmup", 1);
     let pats: Vec<&[u8]> = patterns.iter().map(|p| p.as_slice()).collect();
-    let plan = SearchPlan::new(&opts, &pats).unwrap_or_else(|e| die(&e.to_string()));
+    let mut plan = SearchPlan::new(&opts, &pats).unwrap_or_else(|e| die(&e.to_string()));
+    // patterns whose traceback fills this many DP blocks are traced in
+    // steps (stepwise.rs); a huge value keeps sassy's own traceback
+    plan.step_trace_blocks = args.num("step-trace-blocks", plan.step_trace_blocks);
     let views: Vec<Option<&[u8]>> = texts.iter().map(|t| Some(t.as_slice())).collect();
 
     let (secs, s) = time_reps(warmup, reps, || {

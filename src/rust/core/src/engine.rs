@@ -4,8 +4,12 @@
 //!
 //! The calling thread never searches when a `poll` callback is given: it waits
 //! for the workers and calls `poll` every [`POLL_INTERVAL`], so the caller (R's
-//! main thread) can notice Ctrl-C and cancel; workers check the cancel flag
-//! once per record.
+//! main thread) can notice Ctrl-C and cancel. Workers check the cancel flag
+//! and count the hits they hold against `max_hits` ([`Stop`]) after every
+//! sassy call (between records, windows, pattern groups and patterns, and
+//! between batches of traces for long patterns, see `stepwise.rs`), so a
+//! stop takes effect within one short call and the hits held at a limit
+//! error exceed the limit by at most one call's hits per thread.
 
 use crate::error::CoreError;
 use crate::hits::HitBuffer;
@@ -22,8 +26,8 @@ use std::time::Duration;
 
 /// How often the waiting caller polls for an interrupt.
 pub const POLL_INTERVAL: Duration = Duration::from_millis(50);
-/// Below this much work (text bytes x patterns) a call runs without the
-/// polling thread: it finishes faster than anyone can press Ctrl-C.
+/// Below this much work (DP blocks, see `work_estimate`) a call runs without
+/// the polling thread: it finishes faster than anyone can press Ctrl-C.
 const SMALL_WORK: u64 = 1 << 22;
 /// Tasks per thread: enough for balance when records differ in length.
 const TASKS_PER_THREAD: usize = 16;
@@ -31,13 +35,16 @@ const TASKS_PER_THREAD: usize = 16;
 const MIN_TASK_WORK: u64 = 1 << 16;
 
 /// Shared between the caller and the workers: cancellation and progress.
-/// Each worker touches these once per record (cancel) or per task (counters).
+/// Workers read `cancel` after every sassy call and add to `hits` as they
+/// produce them (see [`Stop`]); `done_bytes` grows per task.
 #[derive(Default)]
 pub struct Control {
     pub cancel: AtomicBool,
     /// Text bytes searched so far (updated per task).
     pub done_bytes: AtomicU64,
-    /// Hits held so far (updated per task), against `max_hits`.
+    /// Hits produced and held so far (updated after every sassy call that
+    /// found some), against `max_hits`. After a limit error it tells how many
+    /// hits were held when the workers stopped.
     pub hits: AtomicU64,
     /// Lowest index of a task that failed, so later tasks stop early while
     /// earlier ones finish: the error reported is always the first in order.
@@ -47,6 +54,50 @@ pub struct Control {
 impl Control {
     pub fn new() -> Self {
         Control { first_failed: AtomicUsize::new(usize::MAX), ..Default::default() }
+    }
+}
+
+/// What a worker checks while it searches: the cancel flag, whether an
+/// earlier task failed, and the hit limit. Relaxed atomics, once per sassy
+/// call: no measurable cost next to the call itself.
+pub struct Stop<'a> {
+    ctl: &'a Control,
+    task_index: usize,
+    max_hits: Option<u64>,
+}
+
+impl<'a> Stop<'a> {
+    /// For the task `task_index` of a search with the limit `max_hits`.
+    pub fn new(ctl: &'a Control, task_index: usize, max_hits: Option<u64>) -> Self {
+        Stop { ctl, task_index, max_hits }
+    }
+
+    /// `Interrupted` once the caller cancelled, or once an earlier task
+    /// failed (its error is the one reported); `TooManyHits` once the workers
+    /// hold more than the limit (so that tasks before the one that crossed
+    /// it stop too, instead of each adding hits).
+    pub fn check(&self) -> Result<(), CoreError> {
+        if self.ctl.cancel.load(Relaxed) || self.task_index > self.ctl.first_failed.load(Relaxed) {
+            return Err(CoreError::Interrupted);
+        }
+        match self.max_hits {
+            Some(limit) if self.ctl.hits.load(Relaxed) > limit => Err(CoreError::TooManyHits { limit }),
+            _ => Ok(()),
+        }
+    }
+
+    /// Count `n` more hits held; `TooManyHits` once all workers together hold
+    /// more than the limit (the total only grows, so whether a search fails
+    /// does not depend on the thread count).
+    pub fn add_hits(&self, n: usize) -> Result<(), CoreError> {
+        if n == 0 {
+            return Ok(());
+        }
+        let held = self.ctl.hits.fetch_add(n as u64, Relaxed) + n as u64;
+        match self.max_hits {
+            Some(limit) if held > limit => Err(CoreError::TooManyHits { limit }),
+            _ => Ok(()),
+        }
     }
 }
 
@@ -112,7 +163,7 @@ pub fn run(
     let pool = crate::pool::get(plan.threads).map_err(CoreError::Internal)?;
     let enc = encode_groups(plan);
     let tasks = plan_tasks(plan, texts);
-    let work: u64 = tasks.iter().map(|t| t.bytes).sum::<u64>() * plan.patterns.len() as u64;
+    let work = work_estimate(plan, &tasks);
 
     let job = || -> Vec<Result<Sink, CoreError>> {
         tasks.par_iter().enumerate().map(|(ti, t)| run_task(plan, &enc, texts, t, ti, ctl)).collect()
@@ -122,6 +173,18 @@ pub fn run(
         _ => catch(|| pool.install(job))?,
     };
     merge(plan, texts.len(), &tasks, results)
+}
+
+/// Work of a search in DP blocks (64 text letters x 1 pattern letter), for
+/// the choice to poll: `u64::MAX` when a pattern is traced in steps (one
+/// short record can then take minutes, see `stepwise.rs`).
+fn work_estimate(plan: &SearchPlan, tasks: &[Task]) -> u64 {
+    let in_steps = |p: &Vec<u8>| crate::stepwise::trace_blocks(p.len(), plan.k) >= plan.step_trace_blocks;
+    if plan.needs_trace() && plan.patterns.iter().any(in_steps) {
+        return u64::MAX;
+    }
+    let per_letter: u64 = plan.patterns.iter().map(|p| p.len().div_ceil(64) as u64).sum();
+    tasks.iter().map(|t| t.bytes).sum::<u64>().saturating_mul(per_letter)
 }
 
 /// Run `job` on the pool from a helper thread while this thread polls.
@@ -251,14 +314,9 @@ fn run_task(
             Mode::Hits => Sink::Hits(crate::hits::take_buffer()),
             _ => Sink::Values(vec![0; task.records.len() * n_pat]),
         };
+        let stop = Stop::new(ctl, task_index, plan.max_hits);
         for (j, rec) in task.records.clone().enumerate() {
-            if ctl.cancel.load(Relaxed) {
-                return Err(CoreError::Interrupted);
-            }
-            if task_index > ctl.first_failed.load(Relaxed) {
-                // an earlier task failed; its error is the one reported
-                return Err(CoreError::Interrupted);
-            }
+            stop.check()?;
             let Some(text) = texts[rec] else {
                 if let Sink::Values(v) = &mut sink {
                     v[j * n_pat..(j + 1) * n_pat].fill(NA_INT);
@@ -276,26 +334,16 @@ fn run_task(
                 None => Window::whole(text.len()),
             };
             match &mut sink {
-                Sink::Hits(out) => {
-                    sink::record_hits(plan, enc, task.groups.clone(), rec as u32, text, &win, w, out);
-                    if let Some(limit) = plan.max_hits {
-                        if out.len() as u64 + ctl.hits.load(Relaxed) > limit {
-                            return Err(CoreError::TooManyHits { limit });
-                        }
-                    }
-                }
+                Sink::Hits(out) => sink::record_hits(plan, enc, task.groups.clone(), rec as u32, text, &win, w, out, &stop)?,
                 Sink::Values(v) => {
                     let out = &mut v[j * n_pat..(j + 1) * n_pat];
                     if plan.mode == Mode::Count {
-                        sink::record_counts(plan, enc, task.groups.clone(), text, &win, w, out);
+                        sink::record_counts(plan, enc, task.groups.clone(), text, &win, w, out, &stop)?;
                     } else {
-                        sink::record_contains(plan, enc, task.groups.clone(), text, &win, w, out);
+                        sink::record_contains(plan, enc, task.groups.clone(), text, &win, w, out, &stop)?;
                     }
                 }
             }
-        }
-        if let Sink::Hits(out) = &sink {
-            ctl.hits.fetch_add(out.len() as u64, Relaxed);
         }
         ctl.done_bytes.fetch_add(task.bytes, Relaxed);
         Ok(sink)

@@ -25,10 +25,11 @@ pub mod options;
 pub mod pool;
 pub mod profile;
 pub mod sink;
+pub mod stepwise;
 pub mod validate;
 pub mod worker;
 
-pub use engine::{run, Control, Output};
+pub use engine::{run, Control, Output, Stop};
 pub use error::CoreError;
 pub use hits::HitBuffer;
 pub use options::{Alphabet, Mode, SearchOptions, SearchPlan};

@@ -146,6 +146,12 @@ impl PatternGroup {
 
 /// Patterns of at most this length can use the batched search.
 pub const BATCH_MAX_LEN: usize = 64;
+/// Most patterns in one batched group: sassy's batched search of a group is
+/// one call that cannot be stopped, and holds all of its matches at once; with
+/// 100,000 patterns on a long record that is seconds and millions of hits.
+/// Larger groups are split into the fewest parts of at most this many, of
+/// nearly equal size.
+pub const BATCH_MAX_PATTERNS: usize = 1024;
 /// Fewest equal-length patterns for which the batched search is used; below
 /// this, one-by-one search is as fast (sassy's pattern tiling packs many
 /// patterns per SIMD vector, so small groups waste lanes).
@@ -175,6 +181,10 @@ pub struct SearchPlan {
     /// text: that is how the reverse-complement strand is searched.
     pub complements: Vec<Vec<u8>>,
     pub groups: Vec<PatternGroup>,
+    /// Patterns whose traceback fills at least this many DP blocks per match
+    /// are traced in steps, so that a search can be stopped between matches
+    /// (see `stepwise.rs`); tests set 0 to send every pattern that way.
+    pub step_trace_blocks: usize,
     /// Set only by [`crate::crispr::plan`]: each guide is searched as a spacer
     /// followed by its PAM (see `crispr.rs`); `None` for every other search.
     pub crispr: Option<crate::crispr::CrisprPlan>,
@@ -285,6 +295,7 @@ impl SearchPlan {
             patterns: normalized,
             complements,
             groups,
+            step_trace_blocks: crate::stepwise::STEP_TRACE_BLOCKS,
             crispr: None,
         })
     }
@@ -368,7 +379,9 @@ fn group_patterns(patterns: &[Vec<u8>], alphabet: Alphabet, overhang: bool) -> V
             for &i in &idx {
                 in_batch[i] = true;
             }
-            groups.push(PatternGroup::Batch(idx));
+            let parts = idx.len().div_ceil(BATCH_MAX_PATTERNS);
+            let size = idx.len().div_ceil(parts);
+            groups.extend(idx.chunks(size).map(|c| PatternGroup::Batch(c.to_vec())));
         }
     }
     groups.extend((0..patterns.len()).filter(|&i| !in_batch[i]).map(PatternGroup::Single));
@@ -413,5 +426,18 @@ mod tests {
         assert!(matches!(p.groups[1], PatternGroup::Single(4)));
         let c = plan(SearchOptions { overhang: Some(0.5), ..Default::default() }, &["ACGT", "CCGT", "GGGT", "TTTT"]).unwrap();
         assert!(c.groups.iter().all(|g| matches!(g, PatternGroup::Single(_))));
+    }
+
+    #[test]
+    fn large_batches_are_split_into_equal_groups() {
+        // 2,500 equal-length patterns: 3 groups of 834, 834, 832, in order
+        let pats: Vec<String> = (0..2500).map(|i| format!("{:012b}", i).replace('0', "A").replace('1', "C")).collect();
+        let refs: Vec<&str> = pats.iter().map(|s| s.as_str()).collect();
+        let p = plan(SearchOptions::default(), &refs).unwrap();
+        let sizes: Vec<usize> = p.groups.iter().map(|g| g.patterns().len()).collect();
+        assert_eq!(sizes, vec![834, 834, 832]);
+        assert!(sizes.iter().all(|&n| n <= BATCH_MAX_PATTERNS));
+        let all: Vec<usize> = p.groups.iter().flat_map(|g| g.patterns().to_vec()).collect();
+        assert_eq!(all, (0..2500).collect::<Vec<_>>());
     }
 }

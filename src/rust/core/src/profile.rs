@@ -1,7 +1,9 @@
 //! sassy's searcher is generic over the alphabet profile; this is the one
 //! place where it becomes a plain enum the engine can hold.
 
+use crate::error::CoreError;
 use crate::options::{Alphabet, SearchPlan};
+use crate::stepwise::Matrices;
 use sassy::profiles::{CaseSensitiveAscii, Dna, Iupac};
 use sassy::{EncodedPatterns, Match, Searcher};
 
@@ -72,6 +74,24 @@ impl AnySearcher {
     /// Rightmost local minima (or every end position) with cost <= k.
     pub fn search(&mut self, pattern: &[u8], text: &[u8], k: usize, all_endpoints: bool) -> Vec<Match> {
         each!(self, s => if all_endpoints { s.search_all(pattern, text, k) } else { s.search(pattern, text, k) })
+    }
+
+    /// [`crate::stepwise::search`]: like [`AnySearcher::search`] with tracing,
+    /// but traced a batch at a time so that `emit` can stop it.
+    #[allow(clippy::too_many_arguments)]
+    pub fn search_in_steps(
+        &mut self,
+        cms: &mut Matrices,
+        pattern: &[u8],
+        text: &[u8],
+        k: usize,
+        all_endpoints: bool,
+        alpha: Option<f32>,
+        max_n_frac: Option<f32>,
+        keep_end: impl Fn(usize) -> bool,
+        mut emit: impl FnMut(&[Match]) -> Result<(), CoreError>,
+    ) -> Result<(), CoreError> {
+        each!(self, s => crate::stepwise::search(s, cms, pattern, text, k, all_endpoints, alpha, max_n_frac, &keep_end, &mut emit))
     }
 
     /// Encode equal-length patterns for [`AnySearcher::search_encoded`]

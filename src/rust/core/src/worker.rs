@@ -4,6 +4,7 @@
 
 use crate::hits::HitBuffer;
 use crate::profile::{AnySearcher, ProfileKind};
+use crate::stepwise::Matrices;
 use std::cell::RefCell;
 
 /// Reusable state of one worker thread.
@@ -19,6 +20,8 @@ pub struct Worker {
     pub order: Vec<u32>,
     /// Lower-cased text for ASCII with `ignore_case`.
     pub folded: Vec<u8>,
+    /// Cost matrices of the traceback in steps (long patterns).
+    pub matrices: Matrices,
 }
 
 impl Worker {
@@ -33,6 +36,14 @@ impl Worker {
             }
         };
         &mut self.searchers[pos].2
+    }
+
+    /// The cached searcher (see [`Worker::searcher`]) and the cost matrices
+    /// for tracing in steps, borrowed together.
+    pub fn searcher_and_matrices(&mut self, kind: ProfileKind, overhang: Option<f32>) -> (&mut AnySearcher, &mut Matrices) {
+        self.searcher(kind, overhang);
+        let pos = self.searchers.iter().position(|(k, o, _)| *k == kind && *o == overhang.map(f32::to_bits)).expect("just built");
+        (&mut self.searchers[pos].2, &mut self.matrices)
     }
 
     /// Fill `rev` with `text` reversed.
