@@ -9,7 +9,7 @@
 //! nothing reads the texts any more. That is the whole safety contract for
 //! the borrowed texts: they must outlive the `Job` value.
 
-use crate::engine::{run, Control, Output, POLL_INTERVAL};
+use crate::engine::{interrupted_wins, run, Control, Output, POLL_INTERVAL};
 use crate::error::CoreError;
 use crate::options::SearchPlan;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -102,22 +102,6 @@ impl Drop for Job {
                 crate::hits::recycle(bufs);
             }
         }
-    }
-}
-
-/// `poll` consumed the caller's interrupt (R clears it when it reports it),
-/// so once it said so the call must end interrupted, even when the workers
-/// had already passed their last check and finished: otherwise that Ctrl-C
-/// would be lost and the caller would carry on.
-pub(crate) fn interrupted_wins(interrupted: bool, out: Outcome) -> Outcome {
-    match out {
-        Ok(output) if interrupted => {
-            if let Output::Hits(bufs) = output {
-                crate::hits::recycle(bufs);
-            }
-            Err(CoreError::Interrupted)
-        }
-        other => other,
     }
 }
 

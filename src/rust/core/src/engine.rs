@@ -172,8 +172,27 @@ pub fn run(
         Some(poll) if work > SMALL_WORK => run_polled(&pool, job, ctl, poll)?,
         _ => catch(|| pool.install(job))?,
     };
-    merge(plan, texts.len(), &tasks, results)
+    // the workers may have passed their last check before the cancel came
+    interrupted_wins(ctl.cancel.load(Relaxed), merge(plan, texts.len(), &tasks, results))
 }
+
+/// Once the search was cancelled, the call ends interrupted, even when the
+/// workers had already passed their last check and finished: the cancel
+/// usually comes from `poll`, which consumed the caller's interrupt (R
+/// clears it when it reports it), so a result returned now would lose that
+/// Ctrl-C and the caller would carry on.
+pub(crate) fn interrupted_wins(interrupted: bool, out: Result<Output, CoreError>) -> Result<Output, CoreError> {
+    match out {
+        Ok(output) if interrupted => {
+            if let Output::Hits(bufs) = output {
+                crate::hits::recycle(bufs);
+            }
+            Err(CoreError::Interrupted)
+        }
+        other => other,
+    }
+}
+
 
 /// Work of a search in DP blocks (64 text letters x 1 pattern letter), for
 /// the choice to poll: `u64::MAX` when a pattern is traced in steps (one
