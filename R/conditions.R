@@ -165,7 +165,8 @@ abort_rust_error <- function(err, call = rlang::caller_env()) {
   if (identical(value, "\"N\"") || identical(value, "\"n\"")) {
     bullets <- c(bullets, i = "Use `alphabet = \"iupac\"` for sequences with N.")
   }
-  if (identical(class, "ducksassy_limit_error")) {
+  if (identical(class, "ducksassy_limit_error") && !grepl("memory per match", message, fixed = TRUE)) {
+    # (an alignment too large for memory says itself what to do instead)
     bullets <- c(bullets, limit_hint())
   }
   if (identical(class, "ducksassy_internal_error")) {

@@ -216,3 +216,29 @@ test_that("a count matrix too large for memory is an error, not a crash", {
   cnd <- tryCatch(sassy_count(texts, patterns), error = function(e) e)
   expect_s3_class(cnd, "ducksassy_error")
 })
+
+test_that("an alignment larger than memory is a limit error, never an abort", {
+  # sassy allocates a pattern's DP matrix (m^2 / 4 bytes) infallibly: a
+  # failed allocation would abort R. Under an address-space limit of 4 GB a
+  # 150,000-letter pattern's 5.6 GB matrix cannot be had.
+  skip_on_os(c("windows", "mac", "solaris"))
+  skip_if(Sys.which("bash") == "")
+  script <- withr::local_tempfile(fileext = ".R")
+  writeLines(c(
+    "library(ducksassy)",
+    "set.seed(1)",
+    "p <- paste(sample(c('A', 'C', 'G', 'T'), 1.5e5, TRUE), collapse = '')",
+    "r <- tryCatch(sassy_search(p, p, k = 10, threads = 1), ducksassy_limit_error = function(e) e)",
+    "cat(inherits(r, 'ducksassy_limit_error'), grepl('150000-letter pattern', conditionMessage(r)), '\\n')",
+    "cat(sassy_count(p, p, k = 10, threads = 1), '\\n')"
+  ), script)
+  rscript <- file.path(R.home("bin"), "Rscript")
+  out <- suppressWarnings(system2("bash", c("-c", shQuote(paste(
+    "ulimit -v 4000000;", shQuote(rscript), "--vanilla", shQuote(script)
+  ))), stdout = TRUE, stderr = TRUE, env = paste0("R_LIBS=", paste(.libPaths(), collapse = ":"))))
+  status <- attr(out, "status") %||% 0L
+  expect_identical(status, 0L, info = paste(out, collapse = "\n"))
+  expect_true("TRUE TRUE " %in% out, info = paste(out, collapse = "\n"))
+  # counting needs no alignment: the one exact occurrence
+  expect_true("1 " %in% out, info = paste(out, collapse = "\n"))
+})

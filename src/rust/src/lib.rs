@@ -95,7 +95,7 @@ fn test_panic(mode: &str, threads: i32) -> std::result::Result<(), CoreError> {
     match mode {
         "panic" => panic!("test panic on the main thread (DUCKSASSY_TEST_PANIC)"),
         "panic-worker" => {
-            let pool = ducksassy_core::pool::get(threads.max(1) as usize).map_err(CoreError::Internal)?;
+            let pool = ducksassy_core::pool::get(threads.max(1) as usize).map_err(CoreError::Resource)?;
             // install() runs the closure on a worker and re-raises its panic here
             pool.install(|| -> () { panic!("test panic in a worker thread (DUCKSASSY_TEST_PANIC)") });
             Ok(())

@@ -160,7 +160,7 @@ pub fn run(
             });
         }
     }
-    let pool = crate::pool::get(plan.threads).map_err(CoreError::Internal)?;
+    let pool = crate::pool::get(plan.threads).map_err(CoreError::Resource)?;
     let enc = encode_groups(plan);
     let tasks = plan_tasks(plan, texts);
     let work = work_estimate(plan, &tasks);

@@ -31,6 +31,10 @@ pub enum CoreError {
     /// allocated: refused before the search instead of aborting the process.
     #[error("the result would be too large for memory: {what}")]
     TooLarge { what: String },
+    /// The machine cannot give what the search needs (memory for one
+    /// alignment, worker threads): refused before anything is allocated.
+    #[error("{0}")]
+    Resource(String),
     /// The caller asked to stop (Ctrl-C in R).
     #[error("the search was interrupted")]
     Interrupted,
@@ -46,7 +50,7 @@ impl CoreError {
             CoreError::InvalidArgument { .. } | CoreError::InvalidLetter { .. } => {
                 "ducksassy_input_error"
             }
-            CoreError::TooManyHits { .. } | CoreError::TooLarge { .. } => "ducksassy_limit_error",
+            CoreError::TooManyHits { .. } | CoreError::TooLarge { .. } | CoreError::Resource(_) => "ducksassy_limit_error",
             CoreError::Interrupted => "ducksassy_interrupt",
             CoreError::Internal(_) => "ducksassy_internal_error",
         }

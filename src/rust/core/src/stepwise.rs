@@ -13,6 +13,7 @@
 //! (tests/engine.rs compares both paths on random inputs).
 
 use crate::error::CoreError;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use sassy::private::{fill, get_trace, simd_fill, CostMatrix};
 use sassy::profiles::Profile;
 use sassy::{Match, Searcher};
@@ -76,13 +77,41 @@ pub fn search<P: Profile>(
         })
         .collect();
     drop(ends);
+    if todo.is_empty() {
+        return Ok(());
+    }
+    let lanes = lanes_for(pattern.len(), k, cms.0.len());
+    let reserved = TraceMemory::reserve(pattern.len(), k, lanes)?;
     let fill_len = pattern.len() + k;
-    let mut out = Vec::with_capacity(cms.0.len());
-    for batch in todo.chunks(cms.0.len()) {
+    let mut out = Vec::with_capacity(lanes);
+    let result = trace_batches::<P>(&todo, lanes, pattern, text, fill_len, k, cms, alpha, max_n_frac, &mut out, &mut emit);
+    if reserved.bytes > KEEP_BYTES {
+        // a worker keeps its matrices across calls: not gigabytes of them
+        *cms = Matrices::default();
+    }
+    result
+}
+
+/// Trace the matches `todo` a batch of `lanes` at a time.
+#[allow(clippy::too_many_arguments)]
+fn trace_batches<P: Profile>(
+    todo: &[(usize, usize, i32)],
+    lanes: usize,
+    pattern: &[u8],
+    text: &[u8],
+    fill_len: usize,
+    k: usize,
+    cms: &mut Matrices,
+    alpha: Option<f32>,
+    max_n_frac: Option<f32>,
+    out: &mut Vec<Match>,
+    emit: &mut impl FnMut(&[Match]) -> Result<(), CoreError>,
+) -> Result<(), CoreError> {
+    for batch in todo.chunks(lanes) {
         let slices: Vec<&[u8]> = batch.iter().map(|&(from, end, _)| &text[from..end.min(text.len())]).collect();
         if batch.len() > 1 {
-            let lanes = (&mut cms.0[..]).try_into().expect("one cost matrix per SIMD lane");
-            simd_fill::<P>(pattern, &slices, fill_len, lanes, alpha, None);
+            let mats = (&mut cms.0[..]).try_into().expect("one cost matrix per SIMD lane");
+            simd_fill::<P>(pattern, &slices, fill_len, mats, alpha, None);
         } else {
             fill::<P>(pattern, slices[0], fill_len, &mut cms.0[0], alpha, None);
         }
@@ -95,9 +124,73 @@ pub fn search<P: Profile>(
                 out.push(m);
             }
         }
-        emit(&out)?;
+        emit(out)?;
     }
     Ok(())
+}
+
+/// Bytes of sassy's cost matrix for one trace (16 per DP block).
+pub fn trace_bytes(m: usize, k: usize) -> usize {
+    trace_blocks(m, k).saturating_mul(16)
+}
+
+/// Matrices above this size are freed after the call instead of kept.
+const KEEP_BYTES: usize = 64 << 20;
+/// The SIMD batch is used only while all its matrices fit in this; longer
+/// patterns are traced one match at a time (one matrix per worker).
+const LANES_BYTES: usize = 256 << 20;
+
+/// How many matches to trace at once: sassy's lanes, or 1 when that many
+/// matrices of this pattern's size would be too much memory.
+fn lanes_for(m: usize, k: usize, simd_lanes: usize) -> usize {
+    if trace_bytes(m, k).saturating_mul(simd_lanes) > LANES_BYTES {
+        1
+    } else {
+        simd_lanes
+    }
+}
+
+/// Bytes of trace matrices the workers of this process hold right now.
+static TRACE_BYTES: AtomicUsize = AtomicUsize::new(0);
+
+/// A worker's share of [`TRACE_BYTES`], given back when dropped.
+struct TraceMemory {
+    bytes: usize,
+}
+
+impl TraceMemory {
+    /// Refuse a trace the machine cannot hold, before sassy allocates it:
+    /// sassy allocates infallibly, and a failed allocation aborts the
+    /// process (and R with it). Too large is more than half of the physical
+    /// memory (when it is known) for all workers' matrices together, or an
+    /// allocation of this worker's size failing now.
+    fn reserve(m: usize, k: usize, lanes: usize) -> Result<Self, CoreError> {
+        let bytes = trace_bytes(m, k).saturating_mul(lanes);
+        let held = TRACE_BYTES.fetch_add(bytes, Relaxed).saturating_add(bytes);
+        let me = TraceMemory { bytes };
+        let too_large = physical_memory().is_some_and(|ram| held > ram / 2) || Vec::<u8>::new().try_reserve_exact(bytes).is_err();
+        if too_large {
+            return Err(CoreError::Resource(format!(
+                "aligning a {m}-letter pattern at k = {k} needs {:.1} GB of memory per match and worker thread (its DP matrix grows with the square of the pattern length), more than this machine can give; use fewer `threads`, count or test for hits without alignments (`sassy_count()`, `sassy_contains()`, without `max_n_frac`), or search shorter patterns",
+                trace_bytes(m, k) as f64 / 1e9
+            )));
+        }
+        Ok(me)
+    }
+}
+
+impl Drop for TraceMemory {
+    fn drop(&mut self) {
+        TRACE_BYTES.fetch_sub(self.bytes, Relaxed);
+    }
+}
+
+/// Total physical memory in bytes, where the system says (Linux).
+fn physical_memory() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    kb.checked_mul(1024)
 }
 
 /// sassy's exact N filter on a traced match: the fraction of `N` in the
@@ -112,4 +205,30 @@ fn traced_n_frac_ok(m: &Match, text: &[u8], f: f32) -> bool {
     }
     let n = slice.iter().filter(|c| c.eq_ignore_ascii_case(&b'N')).count();
     n as f32 / slice.len() as f32 <= f
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_patterns_are_traced_one_match_at_a_time() {
+        assert_eq!(trace_bytes(4096, 2500), 4097 * 104 * 16);
+        assert_eq!(lanes_for(4096, 2500, 8), 8); // 54 MB for 8
+        assert_eq!(lanes_for(20_000, 100, 8), 1); // 111 MB each
+        assert_eq!(lanes_for(20_000, 100, 1), 1);
+    }
+
+    #[test]
+    fn a_trace_larger_than_memory_is_an_error_and_holds_nothing() {
+        let before = TRACE_BYTES.load(Relaxed);
+        // 10^7 letters: 2.5e13 bytes per trace, more than any machine here
+        let e = TraceMemory::reserve(10_000_000, 10, 1).err().expect("refused");
+        assert_eq!(e.class(), "ducksassy_limit_error");
+        assert!(e.to_string().contains("10000000-letter pattern"), "{e}");
+        // other tests may trace at the same time; what this one reserved is back
+        assert!(TRACE_BYTES.load(Relaxed) <= before + trace_bytes(4096, 4096) * 8 * 4);
+        let ok = TraceMemory::reserve(300, 10, 8).expect("small traces fit");
+        assert_eq!(ok.bytes, trace_bytes(300, 10) * 8);
+    }
 }
