@@ -46,6 +46,12 @@
 #' a factor (DuckDB `ENUM`) is read as text too, other types are an error
 #' (cast them in a `DBI::SQL()` query).
 #'
+#' The `id` columns come back as R reads them from the driver: a 64-bit
+#' integer (`BIGINT`, `HUGEINT`) becomes a double, exact only up to 2^53
+#' (9,007,199,254,740,992), and is written to an `output` table as such. For
+#' larger keys select them as text, e.g.
+#' `DBI::SQL("SELECT CAST(id AS VARCHAR) AS id, sequence FROM reads")`.
+#'
 #' @section Writing hits to a table:
 #' With `output`, the result is not returned but appended to the table
 #' `output` on the same connection `con`: results larger than R's memory
