@@ -103,11 +103,30 @@ fn fmt_index(index: Option<usize>) -> String {
     index.map(|i| format!("[{}]", i + 1)).unwrap_or_default()
 }
 
-/// Printable letters as `"N"`, others as their byte value (`0xC3`).
+/// Printable letters as `"N"`, a space as `" " (a space)`, others as their
+/// byte value and what it is (`0xC3 (a byte of a non-ASCII character)`).
 pub fn fmt_letter(b: u8) -> String {
-    if b.is_ascii_graphic() {
-        format!("\"{}\"", b as char)
-    } else {
-        format!("0x{b:02X}")
+    match b {
+        _ if b.is_ascii_graphic() => format!("\"{}\"", b as char),
+        b' ' => "\" \" (a space)".to_string(),
+        b'\t' => "0x09 (a tab)".to_string(),
+        b'\r' | b'\n' => format!("0x{b:02X} (a line break)"),
+        0x80.. => format!("0x{b:02X} (a byte of a non-ASCII character)"),
+        _ => format!("0x{b:02X} (a control character)"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fmt_letter;
+
+    #[test]
+    fn letters_that_do_not_print_say_what_they_are() {
+        assert_eq!(fmt_letter(b'N'), "\"N\"");
+        assert_eq!(fmt_letter(b' '), "\" \" (a space)");
+        assert_eq!(fmt_letter(b'\t'), "0x09 (a tab)");
+        assert_eq!(fmt_letter(b'\r'), "0x0D (a line break)");
+        assert_eq!(fmt_letter(0xC3), "0xC3 (a byte of a non-ASCII character)");
+        assert_eq!(fmt_letter(0x01), "0x01 (a control character)");
     }
 }
