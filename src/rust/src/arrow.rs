@@ -38,7 +38,7 @@
 use crate::{error_value, guard, make_plan, output_to_r, release_memory, ducksassy_check_interrupt};
 use ducksassy_core::arrow::{string_views, ArrowArray, OwnedArray, StringLayout};
 use ducksassy_core::background::{live_jobs, Job};
-use ducksassy_core::{CoreError, SearchPlan};
+use ducksassy_core::{CoreError, Mode, SearchPlan};
 use extendr_api::prelude::*;
 use extendr_ffi as ffi;
 use std::cell::RefCell;
@@ -98,7 +98,7 @@ fn ds_table_submit(
     max_hits: f64,
 ) -> Robj {
     guard(|| {
-        let plan = match make_plan(&patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits) {
+        let plan = match Mode::parse(mode).and_then(|mode| make_plan(&patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits)) {
             Ok(p) => Arc::new(p),
             Err(e) => return error_value(&e),
         };

@@ -6,7 +6,7 @@
 //! file-reading entry points of the binding.
 
 use ducksassy_core::fastx::{self, BatchSize, Column, FastxError, FastxHits, FastxValues, Format, SearchOutput};
-use ducksassy_core::{Alphabet, Control, CoreError, Mode, SearchOptions, SearchPlan};
+use ducksassy_core::{Control, CoreError, Mode};
 use extendr_api::prelude::*;
 use extendr_ffi as ffi;
 use std::os::raw::c_int;
@@ -42,7 +42,7 @@ fn ds_fastx_search(
 ) -> Robj {
     crate::guard(|| fastx_result((|| -> Result<Robj, FastxError> {
         let mode = Mode::parse(mode)?;
-        let plan = plan(&patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits)?;
+        let plan = crate::make_plan(&patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits)?;
         let paths = path_strings(&paths, "paths")?;
         let range = record_range(skip, n_records)?;
         let ctl = Control::new();
@@ -81,7 +81,7 @@ fn ds_fastx_filter(
     batch_records: f64,
 ) -> Robj {
     crate::guard(|| fastx_result((|| -> Result<Robj, FastxError> {
-        let plan = plan(&patterns, k, alphabet, ignore_case, rc, false, overhang, max_n_frac, false, threads, Mode::Contains, f64::NAN)?;
+        let plan = crate::make_plan(&patterns, k, alphabet, ignore_case, rc, false, overhang, max_n_frac, false, threads, Mode::Contains, f64::NAN)?;
         let path = one_path(&path, "path")?;
         let output = one_path(&output, "output")?;
         let ctl = Control::new();
@@ -172,52 +172,6 @@ fn fastx_result(r: Result<Robj, FastxError>) -> Robj {
         }
         fastx_error_value(&e)
     })
-}
-
-/// Validated plan from the R arguments (`NaN` = `NULL` for the fractions and
-/// `max_hits`).
-#[allow(clippy::too_many_arguments)]
-fn plan(
-    patterns: &Robj,
-    k: i32,
-    alphabet: &str,
-    ignore_case: bool,
-    rc: bool,
-    all_endpoints: bool,
-    overhang: f64,
-    max_n_frac: f64,
-    cigar: bool,
-    threads: i32,
-    mode: Mode,
-    max_hits: f64,
-) -> Result<SearchPlan, CoreError> {
-    let finite = |x: f64| (!x.is_nan()).then_some(x);
-    let opts = SearchOptions {
-        k: if k == i32::MIN { -1 } else { k as i64 },
-        alphabet: Alphabet::parse(alphabet)?,
-        ignore_case,
-        rc,
-        all_endpoints,
-        overhang: finite(overhang),
-        max_n_frac: finite(max_n_frac),
-        cigar,
-        threads: threads.max(0) as usize,
-        mode,
-        max_hits: finite(max_hits).map(|m| m.max(0.0) as u64),
-        // anything newer (e.g. windowing of long records) at its default
-        ..Default::default()
-    };
-    let pats = crate::borrow_strings(patterns, "patterns")?;
-    let mut pat_bytes = Vec::with_capacity(pats.len());
-    for (i, p) in pats.iter().enumerate() {
-        pat_bytes.push(p.ok_or_else(|| CoreError::InvalidArgument {
-            arg: "patterns",
-            index: Some(i),
-            value: "NA".into(),
-            expected: "a non-missing string".into(),
-        })?);
-    }
-    SearchPlan::new(&opts, &pat_bytes)
 }
 
 /// The batch size R asked for, or (`NaN`) the default for the thread count.

@@ -141,7 +141,7 @@ fn search(
     max_hits: f64,
 ) -> std::result::Result<Robj, CoreError> {
     test_panic(mode, threads)?;
-    let plan = make_plan(&patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits)?;
+    let plan = make_plan(&patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, Mode::parse(mode)?, max_hits)?;
     let texts = borrow_strings(&texts, "texts")?;
     let ctl = Control::new();
     let mut poll = || unsafe { ducksassy_check_interrupt() != 0 };
@@ -149,8 +149,9 @@ fn search(
     Ok(output_to_r(out, &plan))
 }
 
-/// The validated plan of ds_search()'s arguments (also the table search's,
-/// arrow.rs).
+/// The validated plan of ds_search()'s arguments (also the table and file
+/// searches', arrow.rs and fastx.rs); `NaN` is `NULL` for `overhang`,
+/// `max_n_frac` and `max_hits`.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn make_plan(
     patterns: &Robj,
@@ -163,7 +164,7 @@ pub(crate) fn make_plan(
     max_n_frac: f64,
     cigar: bool,
     threads: i32,
-    mode: &str,
+    mode: Mode,
     max_hits: f64,
 ) -> std::result::Result<SearchPlan, CoreError> {
     let opts = SearchOptions {
@@ -176,8 +177,9 @@ pub(crate) fn make_plan(
         max_n_frac: finite(max_n_frac),
         cigar,
         threads: threads.max(0) as usize,
-        mode: Mode::parse(mode)?,
+        mode,
         max_hits: finite(max_hits).map(|m| m.max(0.0) as u64),
+        // anything newer (e.g. windowing of long records) at its default
         ..Default::default()
     };
     let pats = borrow_strings(patterns, "patterns")?;
