@@ -237,19 +237,8 @@ fn windowed_long_records_equal_whole_records() {
             let k = r.random_range(0..m.min(5));
             let rc = alphabet != Alphabet::Ascii && r.random_bool(0.7);
             let pats: Vec<Vec<u8>> = (0..r.random_range(1..7)).map(|_| random_seq(&mut r, alphabet, m)).collect();
-            let texts: Vec<Option<Vec<u8>>> = (0..r.random_range(1..4))
-                .map(|_| {
-                    let len = r.random_range(0..1500);
-                    let mut t = random_seq(&mut r, alphabet, len);
-                    for _ in 0..(len / 40) {
-                        let p = pats[r.random_range(0..pats.len())].clone();
-                        let p = if rc && r.random_bool(0.5) { revcomp(&p) } else { p };
-                        let e = r.random_range(0..=k);
-                        plant(&mut r, &mut t, &p, e);
-                    }
-                    Some(t)
-                })
-                .collect();
+            let n = r.random_range(1..4);
+            let texts = planted_texts(&mut r, alphabet, &pats, rc, k, n, 1500, 40);
             let mut opts = SearchOptions { k: k as i64, alphabet, rc, all_endpoints: round % 2 == 0, ignore_case: alphabet == Alphabet::Ascii && round % 3 == 0, ..Default::default() };
             if alphabet == Alphabet::Iupac && round % 4 == 1 {
                 opts.overhang = Some(r.random_range(0.0..1.0));

@@ -45,19 +45,8 @@ fn traceback_in_steps_equals_sassys_own() {
             let k = r.random_range(0..m.min(8));
             let rc = alphabet != Alphabet::Ascii && r.random_bool(0.7);
             let pats: Vec<Vec<u8>> = (0..r.random_range(1..4)).map(|_| random_seq(&mut r, alphabet, m)).collect();
-            let texts: Vec<Option<Vec<u8>>> = (0..r.random_range(1..5))
-                .map(|_| {
-                    let len = r.random_range(0..400);
-                    let mut t = random_seq(&mut r, alphabet, len);
-                    for _ in 0..len / 30 {
-                        let p = pats[r.random_range(0..pats.len())].clone();
-                        let p = if rc && r.random_bool(0.5) { revcomp(&p) } else { p };
-                        let e = r.random_range(0..=k);
-                        plant(&mut r, &mut t, &p, e);
-                    }
-                    Some(t)
-                })
-                .collect();
+            let n = r.random_range(1..5);
+            let texts = planted_texts(&mut r, alphabet, &pats, rc, k, n, 400, 30);
             let mut opts = SearchOptions {
                 k: k as i64,
                 alphabet,

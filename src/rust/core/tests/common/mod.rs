@@ -145,6 +145,27 @@ pub fn plant(r: &mut StdRng, text: &mut Vec<u8>, pattern: &[u8], edits: usize) {
     }
 }
 
+/// `n` random texts of up to `max_len` letters, each with a copy of a random
+/// pattern (reverse complemented half the time when `rc`) and up to `k`
+/// edits planted for every `every` letters: the inputs of the tests that
+/// compare two ways of searching.
+#[allow(clippy::too_many_arguments)]
+pub fn planted_texts(r: &mut StdRng, alphabet: Alphabet, pats: &[Vec<u8>], rc: bool, k: usize, n: usize, max_len: usize, every: usize) -> Vec<Option<Vec<u8>>> {
+    (0..n)
+        .map(|_| {
+            let len = r.random_range(0..max_len);
+            let mut t = random_seq(r, alphabet, len);
+            for _ in 0..len / every {
+                let p = pats[r.random_range(0..pats.len())].clone();
+                let p = if rc && r.random_bool(0.5) { revcomp(&p) } else { p };
+                let e = r.random_range(0..=k);
+                plant(r, &mut t, &p, e);
+            }
+            Some(t)
+        })
+        .collect()
+}
+
 pub fn search(opts: &SearchOptions, patterns: &[Vec<u8>], texts: &[Option<Vec<u8>>]) -> Output {
     let pats: Vec<&[u8]> = patterns.iter().map(|p| p.as_slice()).collect();
     let plan = SearchPlan::new(opts, &pats).expect("valid plan");
