@@ -248,8 +248,7 @@ sassy_crispr_table <- function(con,
     guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads,
     call = call
   )
-  # as.character(): a 1 x 1 matrix is a name too, but not a `[[` subscript
-  column <- as.character(check_column_name(column, call = call))
+  column <- check_column_name(column, call = call)
   id <- check_id(id, call = call)
   chunk_rows <- check_chunk_rows(chunk_rows, call = call)
   output <- check_output_name(output, call = call)

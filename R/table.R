@@ -544,6 +544,7 @@ check_column_name <- function(column, call = rlang::caller_env()) {
     column == "") {
     abort_scalar("column", "a single non-empty string (a column name)", column, call)
   }
+  # as.vector(): a 1 x 1 matrix is a name too, but not a `[[` subscript
   as.vector(column)
 }
 
