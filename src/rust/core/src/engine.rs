@@ -6,7 +6,8 @@
 //! for the workers and calls `poll` every [`POLL_INTERVAL`], so the caller (R's
 //! main thread) can notice Ctrl-C and cancel. Workers check the cancel flag
 //! and count the hits they hold against `max_hits` ([`Stop`]) after every
-//! sassy call (between records, windows, pattern groups and patterns, and
+//! sassy call (between records, groups of records in text lanes (`lanes.rs`),
+//! windows, pattern groups and patterns, and
 //! between batches of traces for long patterns, see `stepwise.rs`), so a
 //! stop takes effect within one short call and the hits held at a limit
 //! error exceed the limit by at most one call's hits per thread.
