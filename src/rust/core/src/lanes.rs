@@ -36,16 +36,38 @@ use crate::worker::Worker;
 
 /// Whole records of at most this many letters go to text lanes.
 ///
-/// Measured (examples/lanes.rs, CPU time side by side in one process, one
-/// thread, random ACGT reads, one 20-mer, k = 2, both strands, count mode):
-/// see the table in the report of that example; lanes win up to about a
-/// kilobase and lose beyond (sassy's own chunked single-text search then
-/// fills its lanes from one record).
+/// Measured on the shared development machine (AVX-512, 8 lanes), CPU time
+/// side by side in one process, one thread, random ACGT reads, one 20-mer,
+/// k = 2, both strands, min of 2-3 reps. `sassy_count()` from R, 40 MB of
+/// reads per length, lanes vs `DUCKSASSY_LANES=off`: 2.29x faster at 150
+/// bases (0.18 vs 0.42 s; one pasted text 0.05 s), 2.42x at 256 (0.13 vs
+/// 0.32 s); `sassy_search()` 2.28x and 2.93x. examples/lanes.rs (count,
+/// 30 MB): lanes take 0.70 of one-by-one at 1,000 bases, 0.88 at 2,000 and
+/// 1.00 at 5,000 (10 ms timer: the last two are within noise). Lanes win
+/// clearly up to about a kilobase; beyond, sassy's own single-text search
+/// fills its lanes from one record and the gain is gone, and a scan of
+/// records of different lengths wastes more (the sassy-only
+/// measurement: slower than the loop at 1,000 bases when half the reads
+/// hit). The bound does not depend on the thread count.
+///
+/// Many patterns (examples/lanes.rs, 150- and 1,000-base reads, count):
+/// equal-length patterns from `BATCH_MIN_PATTERNS` (4) on use sassy's
+/// pattern tiling (`PatternGroup::Batch`), which stays: at 8 patterns it
+/// takes 0.09 s against 0.13 s for the same patterns one at a time in text
+/// lanes (both far ahead of one record and pattern at a time, 0.76 s); at 6
+/// they are even (0.11 vs 0.14 s at 150 bases, 0.09 vs 0.07 s at 1,000);
+/// at 4, text lanes were faster (0.07 vs 0.11 s). So the plan keeps pattern
+/// tiling for groups of 4 or more, and single patterns (and groups below 4)
+/// go to text lanes; lowering the tiling threshold for 4-7 patterns is
+/// left for a quieter measurement.
 pub const LANE_MAX_LEN: usize = 1024;
 
 /// Most records per `search_texts` call: the stop flag is checked between
-/// calls, and the hits of one call are held at once. 256 records of up to
-/// [`LANE_MAX_LEN`] letters are well under a millisecond per pattern.
+/// calls, and the hits of one call are held at once (the hit-limit bound of
+/// tests/stop.rs). 256 records of up to [`LANE_MAX_LEN`] letters are well
+/// under a millisecond per pattern; sassy loops over them 8 (or 4) at a
+/// time, so larger groups gain nothing but our own per-group setup (one
+/// `Vec` of slices, the reversed texts), which 256 records amortise.
 pub const LANE_GROUP: usize = 256;
 
 /// Whether the environment allows text lanes (`DUCKSASSY_LANES` unset or
