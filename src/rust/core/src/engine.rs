@@ -453,11 +453,15 @@ fn merge(plan: &SearchPlan, n_records: usize, tasks: &[Task], results: Vec<Resul
         // windows of one record add up (count) or combine with "or" (contains)
         let combine = |acc: i32, v: i32| if v == NA_INT { NA_INT } else if plan.mode == Mode::Count { acc.saturating_add(v) } else { acc.max(v) };
         let mut values = vec![0i32; n_records * n_pat];
+        // pattern by pattern, so that the writes run down one column: record
+        // by record they would jump a column (n_records x 4 bytes) per
+        // pattern, a cache and TLB miss per cell, which made counting 128
+        // patterns cost 1.37x the search (issue 17)
         for (t, s) in tasks.iter().zip(sinks) {
             if let Sink::Values(v) = s {
-                for (j, rec) in t.records.clone().enumerate() {
-                    for &p in t.groups.clone().flat_map(|g| plan.groups[g].patterns()) {
-                        let cell = &mut values[p * n_records + rec];
+                for &p in t.groups.clone().flat_map(|g| plan.groups[g].patterns()) {
+                    let column = &mut values[p * n_records + t.records.start..p * n_records + t.records.end];
+                    for (j, cell) in column.iter_mut().enumerate() {
                         *cell = combine(*cell, v[j * n_pat + p]);
                     }
                 }
