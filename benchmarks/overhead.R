@@ -28,20 +28,24 @@
 #
 #   Rscript benchmarks/overhead.R [--dna_records=262144]
 #     [--ascii_records=16384] [--threads=1,2] [--reps=5] [--single_lib=PATH]
+#     [--only_dispatch]   (only (e): a quick check; the report needs all paths)
 #
 # Writes benchmarks/data/overhead.csv and overhead_receipt.json.
 
 source("benchmarks/common.R")
 args <- bench_args(list(
   dna_records = 262144L, ascii_records = 16384L, threads = c(1L, 2L), reps = 5L,
-  single_lib = ""
+  single_lib = "", only_dispatch = FALSE
 ))
+if (args$only_dispatch && !nzchar(args$single_lib)) stop("--only_dispatch needs --single_lib")
 load_before <- load_average()
-bin <- rust_examples()
+bin <- if (!args$only_dispatch) rust_examples()
 
 table_why <- NULL
 if (!exists("sassy_search_table", envir = asNamespace("ducksassy"))) {
   table_why <- "the installed ducksassy has no sassy_search_table()"
+} else if (args$only_dispatch) {
+  table_why <- "--only_dispatch"
 } else if (!requireNamespace("duckdb", quietly = TRUE) || !requireNamespace("DBI", quietly = TRUE)) {
   table_why <- "the duckdb (or DBI) package is not installed"
 }
@@ -137,22 +141,25 @@ for (wn in names(workloads)) {
     }, list(w$pattern, w$k, w$alphabet, w$rc, th))
   }
   # warm-up of the R paths
-  invisible(search_r(max(args$threads)))
+  if (!args$only_dispatch) invisible(search_r(max(args$threads)))
   for (s in dispatch_sessions) invisible(search_session(s, max(args$threads)))
   if (!is.null(con)) {
     invisible(search_table(max(args$threads)))
     invisible(search_table(max(args$threads), overlap = FALSE))
   }
   for (rep in seq_len(args$reps)) {
-    d <- run_example(bin, "sassy_direct", common_args)
-    add(wn, w, "sassy_direct", 1L, rep, d$seconds, d$cpu_seconds, d)
-    for (th in args$threads) {
-      e <- run_example(bin, "engine", c(common_args, "--threads", th))
-      add(wn, w, "engine", th, rep, e$seconds, e$cpu_seconds, e)
-    }
-    for (th in args$threads) {
-      r <- timed(function() search_r(th))
-      add(wn, w, "r_search", th, rep, r$elapsed, r$cpu, hit_summary(r$value))
+    if (!args$only_dispatch) {
+      # (a), (b), (c)
+      d <- run_example(bin, "sassy_direct", common_args)
+      add(wn, w, "sassy_direct", 1L, rep, d$seconds, d$cpu_seconds, d)
+      for (th in args$threads) {
+        e <- run_example(bin, "engine", c(common_args, "--threads", th))
+        add(wn, w, "engine", th, rep, e$seconds, e$cpu_seconds, e)
+      }
+      for (th in args$threads) {
+        r <- timed(function() search_r(th))
+        add(wn, w, "r_search", th, rep, r$elapsed, r$cpu, hit_summary(r$value))
+      }
     }
     # (e) alternate which build goes first, so drift hits both alike
     sess <- names(dispatch_sessions)
