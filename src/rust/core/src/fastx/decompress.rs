@@ -172,6 +172,27 @@ mod tests {
     }
 
     #[test]
+    fn leading_blank_and_comment_lines_are_dropped_and_fasta_comments_everywhere() {
+        let p = plain_text(&b"\n \r\n;c\n>a\nAC\n;x\nGT\n;y"[..]).unwrap();
+        assert_eq!((p.empty, p.lines_skipped), (false, 3));
+        let mut out = Vec::new();
+        // one byte at a time: a comment line split over many reads
+        let mut text = p.text;
+        let mut b = [0u8; 1];
+        while text.read(&mut b).unwrap() == 1 {
+            out.push(b[0]);
+        }
+        assert_eq!(out, b">a\nAC\nGT\n\n\n");
+        // FASTQ: only the leading blank lines go; ';' is a quality letter
+        assert_eq!(all(&b"\n@r\nAC\n+\n;;\n"[..]), b"@r\nAC\n+\n;;\n");
+        for empty in [&b""[..], b"\n\n", b" \t\r\n", b";only\n;comments"] {
+            let p = plain_text(empty).unwrap();
+            assert!(p.empty, "{empty:?}");
+        }
+        assert!(!plain_text(&b"x"[..]).unwrap().empty);
+    }
+
+    #[test]
     fn gzip_is_decompressed_before_the_line_breaks() {
         let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
         enc.write_all(b">a\nACGT\n>b").unwrap();
