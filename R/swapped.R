@@ -26,17 +26,20 @@ warn_if_swapped <- function(texts, patterns, fn, what = "patterns",
   if (length(texts) == 0L || length(patterns) == 0L || !is.na(overhang)) {
     return(invisible(FALSE))
   }
-  text_len <- if (is_xstringset(texts)) {
-    as.double(Biostrings::width(texts))
-  } else {
-    as.double(nchar(texts, type = "bytes", keepNA = TRUE))
+  shortest <- min(nchar(patterns, type = "bytes"))
+  lengths_of <- function(x) {
+    if (is_xstringset(x)) Biostrings::width(x) else nchar(x, type = "bytes", keepNA = TRUE)
   }
-  text_len <- text_len[!is.na(text_len)]
-  if (length(text_len) == 0L) {
+  # the usual case, a long text among the first ones, costs nothing: no
+  # vector the size of the input (millions of reads) is made
+  first <- lengths_of(texts[seq_len(min(length(texts), 100L))])
+  if (any(first >= shortest - k, na.rm = TRUE)) {
     return(invisible(FALSE))
   }
-  longest <- max(text_len)
-  shortest <- min(nchar(patterns, type = "bytes"))
+  longest <- suppressWarnings(max(lengths_of(texts), na.rm = TRUE))
+  if (!is.finite(longest)) {
+    return(invisible(FALSE))
+  }
   # a text `k` letters shorter than a pattern can still hold a hit (with
   # deletions): only where no text can have one is it a sign
   if (longest < 1 || longest >= shortest - k) {
