@@ -84,6 +84,15 @@
 #' a zero-row data frame with the usual columns or a zero-length result.
 #' Patterns may not be `NA` or empty.
 #'
+#' @section Short records and the lanes switch:
+#' Records of up to about a kilobase are searched several at a time, one per
+#' SIMD lane of sassy's scan (records of similar length side by side); longer
+#' records, `all_endpoints = TRUE` and groups of equal-length patterns are
+#' searched one record at a time. The results are identical either way. For
+#' testing and benchmarking only, the environment variable
+#' `DUCKSASSY_LANES=off` (read when a search starts) turns the lanes off, e.g.
+#' `withr::with_envvar(c(DUCKSASSY_LANES = "off"), sassy_count(reads, p))`.
+#'
 #' @section Errors:
 #' Bad input raises an error of class `ducksassy_error`, with subclass
 #' `ducksassy_input_error`, whose message names the argument, the index of

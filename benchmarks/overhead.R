@@ -28,14 +28,30 @@
 #
 #   Rscript benchmarks/overhead.R [--dna_records=262144]
 #     [--ascii_records=16384] [--threads=1,2] [--reps=5] [--single_lib=PATH]
+#     [--lanes_records=262144] [--sweep_bytes=40000000]
 #     [--only_dispatch]   (only (e): a quick check; the report needs all paths)
 #
-# Writes benchmarks/data/overhead.csv and overhead_receipt.json.
+# Short records (issue 12), one thread, every path in turn in each repetition:
+#   `reads150`: `--lanes_records` random 150-base reads, 1% carrying the
+#   20-mer (up to 2 substitutions, either strand), k = 2, both strands:
+#   sassy_count() from R (text lanes), the same with DUCKSASSY_LANES=off
+#   (one record at a time), sassy_direct's per-record loop, and
+#   sassy_count() on one text made of the same reads pasted together.
+#   `sweep`: reads of 50, 100, 150, 300, 1,000, 5,000 bases, about
+#   `--sweep_bytes` letters each, 1% planted: MB/s of sassy_count() with
+#   lanes, without, and on the pasted text.
+#
+#   Small smoke run: --dna_records=2048 --ascii_records=256 --reps=1
+#     --lanes_records=4096 --sweep_bytes=400000
+#
+# Writes benchmarks/data/overhead.csv, overhead_lanes.csv and
+# overhead_receipt.json.
 
 source("benchmarks/common.R")
 args <- bench_args(list(
   dna_records = 262144L, ascii_records = 16384L, threads = c(1L, 2L), reps = 5L,
-  single_lib = "", only_dispatch = FALSE
+  single_lib = "", only_dispatch = FALSE,
+  lanes_records = 262144L, sweep_bytes = 40000000L
 ))
 if (args$only_dispatch && !nzchar(args$single_lib)) stop("--only_dispatch needs --single_lib")
 load_before <- load_average()
@@ -183,6 +199,54 @@ for (wn in names(workloads)) {
 }
 res <- do.call(rbind, rows)
 write_csv(res, "overhead")
+
+# ---- short records: text lanes vs one by one vs one long text ------------
+if (!args$only_dispatch) {
+lane_rows <- list()
+count_paths <- function(texts, pattern) {
+  pasted <- paste(texts, collapse = "")
+  list(
+    lanes = function() sassy_count(texts, pattern, k = 2L, threads = 1L),
+    one_by_one = function() withr::with_envvar(c(DUCKSASSY_LANES = "off"), sassy_count(texts, pattern, k = 2L, threads = 1L)),
+    one_text = function() sassy_count(pasted, pattern, k = 2L, threads = 1L)
+  )
+}
+add_lane <- function(workload, len, n, path, rep, seconds, cpu, value) {
+  lane_rows[[length(lane_rows) + 1L]] <<- data.frame(
+    workload = workload, length = len, records = n, path = path, rep = rep,
+    seconds = seconds, cpu_seconds = cpu, value = value,
+    mb_per_s = n * len / 1e6 / seconds, load1 = load_average()[1]
+  )
+  message(sprintf("%-8s len=%-5d %-12s rep=%d %.3f s (CPU %.3f)", workload, len, path, rep, seconds, cpu))
+}
+reads150 <- make_reads(args$lanes_records, 150L, plant_every = 100L)
+file150 <- write_lines_file(reads150, paste0("overhead-reads150-", length(reads150), ".txt"))
+p150 <- count_paths(reads150, BENCH_PATTERN)
+want <- sum(p150$one_by_one() > 0L) # warm-up
+for (rep in seq_len(args$reps)) {
+  for (pn in names(p150)) {
+    r <- timed(p150[[pn]])
+    add_lane("reads150", 150L, length(reads150), pn, rep, r$elapsed, r$cpu, sum(r$value))
+  }
+  d <- run_example(bin, "sassy_direct", c("--input", file150, "--patterns", BENCH_PATTERN,
+                                          "--k", 2, "--alphabet", "iupac", "--rc", "true",
+                                          "--reps", 1, "--warmup", 1))
+  add_lane("reads150", 150L, length(reads150), "sassy_direct", rep, d$seconds, d$cpu_seconds, d$hits)
+}
+for (len in c(50L, 100L, 150L, 300L, 1000L, 5000L)) {
+  n <- max(1L, as.integer(args$sweep_bytes %/% len))
+  texts <- make_reads(n, len, plant_every = 100L)
+  ps <- count_paths(texts, BENCH_PATTERN)
+  stopifnot(identical(ps$lanes(), ps$one_by_one()))
+  for (rep in seq_len(args$reps)) {
+    for (pn in names(ps)) {
+      r <- timed(ps[[pn]])
+      add_lane("sweep", len, n, pn, rep, r$elapsed, r$cpu, sum(r$value))
+    }
+  }
+}
+write_csv(do.call(rbind, lane_rows), "overhead_lanes")
+}
 write_receipt("overhead", args, load_before = load_before, extra = list(
   dna = list(pattern = BENCH_PATTERN, k = 2L, alphabet = "iupac", rc = TRUE, length = 256L),
   ascii = list(pattern = ASCII_PATTERN, k = ASCII_K, alphabet = "ascii", rc = FALSE, length = 256L),

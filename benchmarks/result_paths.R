@@ -10,15 +10,23 @@
 # times, paths and thread counts interleaved. The answers are checked to
 # agree: the counts add up to the number of hits, contains == (count > 0).
 #
+# Patterns sweep (issue 17): `--sweep_records` random 150-base reads (1%
+# carrying one of the patterns), 1, 8, 64, 128 and 1,000 random 20-mers,
+# k = 2, both strands, one thread: search, count and contains in turn.
+#
 #   Rscript benchmarks/result_paths.R [--dna_records=262144]
 #     [--ascii_records=16384] [--threads=1,2] [--reps=3]
+#     [--sweep_records=100000] [--sweep_patterns=1,8,64,128,1000]
+#   Small smoke run: --dna_records=2048 --ascii_records=256 --reps=1
+#     --sweep_records=2000
 #
-# Writes benchmarks/data/result_paths.csv and result_paths_receipt.json.
+# Writes benchmarks/data/result_paths.csv, result_paths_patterns.csv and
+# result_paths_receipt.json.
 
 source("benchmarks/common.R")
 args <- bench_args(list(
   dna_records = 262144L, ascii_records = 16384L, threads = unique(c(1L, 2L)),
-  reps = 3L
+  reps = 3L, sweep_records = 100000L, sweep_patterns = c(1L, 8L, 64L, 128L, 1000L)
 ))
 load_before <- load_average()
 
@@ -66,6 +74,36 @@ for (wn in names(workloads)) {
   }
 }
 write_csv(do.call(rbind, rows), "result_paths")
+
+# ---- patterns sweep --------------------------------------------------------
+set.seed(17L)
+all_patterns <- vapply(seq_len(max(args$sweep_patterns)), function(i) {
+  paste(sample(c("A", "C", "G", "T"), 20L, TRUE), collapse = "")
+}, "")
+sweep_reads <- make_reads(args$sweep_records, 150L, pattern = all_patterns[1], plant_every = 100L)
+sweep_paths <- list(
+  search = function(p) sassy_search(sweep_reads, p, k = 2L, threads = 1L),
+  count = function(p) sassy_count(sweep_reads, p, k = 2L, threads = 1L),
+  contains = function(p) sassy_contains(sweep_reads, p, k = 2L, threads = 1L)
+)
+sweep_rows <- list()
+for (np in args$sweep_patterns) {
+  p <- all_patterns[seq_len(np)]
+  h <- sweep_paths$search(p) # warm-up and the agreement check
+  n <- sweep_paths$count(p)
+  stopifnot(sum(n) == nrow(h), identical(as.logical(sweep_paths$contains(p)), as.vector(n > 0L)))
+  for (rep in seq_len(args$reps)) {
+    for (pn in names(sweep_paths)) {
+      r <- timed(function() sweep_paths[[pn]](p))
+      sweep_rows[[length(sweep_rows) + 1L]] <- data.frame(
+        patterns = np, records = length(sweep_reads), path = pn, rep = rep,
+        seconds = r$elapsed, cpu_seconds = r$cpu, hits = nrow(h), load1 = load_average()[1]
+      )
+      message(sprintf("patterns=%-5d %-9s rep=%d %.3f s (CPU %.3f)", np, pn, rep, r$elapsed, r$cpu))
+    }
+  }
+}
+write_csv(do.call(rbind, sweep_rows), "result_paths_patterns")
 write_receipt("result_paths", args, load_before = load_before, extra = list(
   dna = list(pattern = BENCH_PATTERN, k = 2L, alphabet = "iupac", rc = TRUE, length = 256L),
   ascii = list(pattern = ASCII_PATTERN, k = ASCII_K, alphabet = "ascii", rc = FALSE, length = 256L)

@@ -250,3 +250,55 @@ test_that("Ctrl-C stops one heavy record (a 4,096-letter pattern at k = 2,500) w
   expect_identical(got$end, 5000L + 4096L)
   expect_identical(got$cost, 0L)
 })
+
+# Issue 17: a hit-dense search does little DP but a lot of traceback and
+# output (about 8 million hits here); the engine's choice to poll must count
+# that work, or Ctrl-C and time limits wait for the whole result.
+hit_dense_case <- function() {
+  set.seed(17)
+  vapply(seq_len(2000), function(i) {
+    x <- sample(c("A", "C", "G", "T"), 2000, TRUE)
+    x[sample.int(2000, 400)] <- "N"
+    paste(x, collapse = "")
+  }, "")
+}
+
+test_that("Ctrl-C stops a hit-dense search (all_endpoints, N-rich texts) within a second", {
+  skip_on_cran()
+  skip_on_os("windows")
+  skip_if_not_installed("callr")
+  skip_if_not_installed("ps")
+  rs <- new_search_session()
+  on.exit(rs$close(), add = TRUE)
+  rs$run(function(texts) {
+    dense <<- texts
+    invisible(gc())
+  }, list(texts = hit_dense_case()))
+  want <- small_search()
+  dense_search <- function() sassy_search(dense, strrep("N", 40), k = 20L, all_endpoints = TRUE, threads = 1L)
+  r <- interrupt_call(rs, dense_search, after = 1)
+  expect_prompt_interrupt(r)
+  expect_identical(rs$run(small_search), want)
+})
+
+test_that("setTimeLimit(elapsed = 1) stops a hit-dense search within a second of the limit", {
+  skip_on_cran()
+  skip_if_not_installed("callr")
+  res <- callr::r(function(texts) {
+    suppressPackageStartupMessages(library(ducksassy))
+    t0 <- Sys.time()
+    out <- tryCatch(
+      {
+        setTimeLimit(elapsed = 1, transient = TRUE)
+        sassy_search(texts, strrep("N", 40), k = 20L, all_endpoints = TRUE, threads = 1L)
+        "finished"
+      },
+      error = function(e) "stopped",
+      interrupt = function(e) "stopped"
+    )
+    setTimeLimit()
+    list(outcome = out, seconds = as.numeric(difftime(Sys.time(), t0, units = "secs")))
+  }, list(texts = hit_dense_case()), libpath = .libPaths())
+  expect_identical(res$outcome, "stopped")
+  expect_lt(res$seconds, 2)
+})

@@ -6,7 +6,8 @@
 //! for the workers and calls `poll` every [`POLL_INTERVAL`], so the caller (R's
 //! main thread) can notice Ctrl-C and cancel. Workers check the cancel flag
 //! and count the hits they hold against `max_hits` ([`Stop`]) after every
-//! sassy call (between records, windows, pattern groups and patterns, and
+//! sassy call (between records, groups of records in text lanes (`lanes.rs`),
+//! windows, pattern groups and patterns, and
 //! between batches of traces for long patterns, see `stepwise.rs`), so a
 //! stop takes effect within one short call and the hits held at a limit
 //! error exceed the limit by at most one call's hits per thread.
@@ -26,8 +27,9 @@ use std::time::Duration;
 
 /// How often the waiting caller polls for an interrupt.
 pub const POLL_INTERVAL: Duration = Duration::from_millis(50);
-/// Below this much work (DP blocks, see `work_estimate`) a call runs without
-/// the polling thread: it finishes faster than anyone can press Ctrl-C.
+/// Below this much work (DP blocks, an upper bound, see `work_estimate`) a
+/// call runs without the polling thread (which costs a thread start, tens of
+/// microseconds): it finishes faster than anyone can press Ctrl-C.
 const SMALL_WORK: u64 = 1 << 22;
 /// Tasks per thread: enough for balance when records differ in length.
 const TASKS_PER_THREAD: usize = 16;
@@ -162,11 +164,12 @@ pub fn run(
     }
     let pool = crate::pool::get(plan.threads).map_err(CoreError::Resource)?;
     let enc = encode_groups(plan);
+    let lanes = crate::lanes::lane_groups(plan);
     let tasks = plan_tasks(plan, texts);
     let work = work_estimate(plan, &tasks);
 
     let job = || -> Vec<Result<Sink, CoreError>> {
-        tasks.par_iter().enumerate().map(|(ti, t)| run_task(plan, &enc, texts, t, ti, ctl)).collect()
+        tasks.par_iter().enumerate().map(|(ti, t)| run_task(plan, &enc, &lanes, texts, t, ti, ctl)).collect()
     };
     let results = match poll {
         Some(poll) if work > SMALL_WORK => run_polled(&pool, job, ctl, poll)?,
@@ -194,17 +197,35 @@ pub(crate) fn interrupted_wins(interrupted: bool, out: Result<Output, CoreError>
 }
 
 
-/// Work of a search in DP blocks (64 text letters x 1 pattern letter), for
-/// the choice to poll: `u64::MAX` when a pattern is traced in steps (one
-/// short record can then take minutes, see `stepwise.rs`).
+/// An upper bound of the work of a search in DP blocks (64 text letters x 1
+/// pattern letter), for the choice to poll: the DP pass, plus a traceback
+/// and an output row for every end position that could be a hit (every
+/// text letter, pattern and strand: hit-dense searches, e.g. `N`-rich texts
+/// with `all_endpoints`, spend nearly all their time there; issue 17);
+/// `u64::MAX` when a pattern is traced in steps (one short record can then
+/// take minutes, see `stepwise.rs`). Below [`SMALL_WORK`] even that worst
+/// case ends within a few hundredths of a second.
 fn work_estimate(plan: &SearchPlan, tasks: &[Task]) -> u64 {
     let in_steps = |p: &Vec<u8>| crate::stepwise::trace_blocks(p.len(), plan.k) >= plan.step_trace_blocks;
     if plan.needs_trace() && plan.patterns.iter().any(in_steps) {
         return u64::MAX;
     }
-    let per_letter: u64 = plan.patterns.iter().map(|p| p.len().div_ceil(64) as u64).sum();
+    let strands = if plan.rc { 2 } else { 1 };
+    let per_letter: u64 = plan
+        .patterns
+        .iter()
+        .map(|p| {
+            let dp = p.len().div_ceil(64) as u64;
+            let trace = if plan.needs_trace() { crate::stepwise::trace_blocks(p.len(), plan.k) as u64 } else { 0 };
+            dp + strands * (trace + HIT_BLOCKS)
+        })
+        .sum();
     tasks.iter().map(|t| t.bytes).sum::<u64>().saturating_mul(per_letter)
 }
+
+/// What one hit costs to report and keep, in DP blocks (a `Match`, its
+/// CIGAR, a hit row): a generous round figure.
+const HIT_BLOCKS: u64 = 16;
 
 /// Run `job` on the pool from a helper thread while this thread polls.
 fn run_polled<T: Send>(
@@ -319,9 +340,11 @@ fn plan_tasks(plan: &SearchPlan, texts: &[Option<&[u8]>]) -> Vec<Task> {
     tasks
 }
 
+#[allow(clippy::too_many_arguments)]
 fn run_task(
     plan: &SearchPlan,
     enc: &Encoded,
+    lanes: &[bool],
     texts: &[Option<&[u8]>],
     task: &Task,
     task_index: usize,
@@ -334,35 +357,73 @@ fn run_task(
             _ => Sink::Values(vec![0; task.records.len() * n_pat]),
         };
         let stop = Stop::new(ctl, task_index, plan.max_hits);
-        for (j, rec) in task.records.clone().enumerate() {
-            stop.check()?;
-            let Some(text) = texts[rec] else {
-                if let Sink::Values(v) = &mut sink {
-                    v[j * n_pat..(j + 1) * n_pat].fill(NA_INT);
+        // whole records go to text lanes for the groups `lanes` marks; the
+        // others are searched one record at a time (see `lanes.rs`)
+        let lanes_here = task.window.is_none() && task.groups.clone().any(|g| lanes[g]);
+        let others = task.groups.clone().any(|g| !lanes[g]);
+        let mut lane_recs = std::mem::take(&mut w.lane_recs);
+        lane_recs.clear();
+        let r = (|| {
+            for (j, rec) in task.records.clone().enumerate() {
+                stop.check()?;
+                let Some(text) = texts[rec] else {
+                    if let Sink::Values(v) = &mut sink {
+                        v[j * n_pat..(j + 1) * n_pat].fill(NA_INT);
+                    }
+                    continue;
+                };
+                // a window task checks only its own range; together they cover the record
+                let checked = task.window.map_or(text, |(from, to)| &text[from..to]);
+                if let Some((position, letter)) = first_invalid_letter(plan.alphabet, checked) {
+                    let position = position + task.window.map_or(0, |(from, _)| from);
+                    return Err(CoreError::InvalidLetter { arg: "texts", index: rec, position, letter, alphabet: plan.alphabet.name() });
                 }
-                continue;
-            };
-            // a window task checks only its own range; together they cover the record
-            let checked = task.window.map_or(text, |(from, to)| &text[from..to]);
-            if let Some((position, letter)) = first_invalid_letter(plan.alphabet, checked) {
-                let position = position + task.window.map_or(0, |(from, _)| from);
-                return Err(CoreError::InvalidLetter { arg: "texts", index: rec, position, letter, alphabet: plan.alphabet.name() });
-            }
-            let win = match task.window {
-                Some((from, to)) => Window::part(text.len(), from, to, plan.window_overlap),
-                None => Window::whole(text.len()),
-            };
-            match &mut sink {
-                Sink::Hits(out) => sink::record_hits(plan, enc, task.groups.clone(), rec as u32, text, &win, w, out, &stop)?,
-                Sink::Values(v) => {
-                    let out = &mut v[j * n_pat..(j + 1) * n_pat];
-                    if plan.mode == Mode::Count {
-                        sink::record_counts(plan, enc, task.groups.clone(), text, &win, w, out, &stop)?;
-                    } else {
-                        sink::record_contains(plan, enc, task.groups.clone(), text, &win, w, out, &stop)?;
+                let in_lanes = lanes_here && crate::lanes::lane_record(plan, text);
+                let skip: &[bool] = if in_lanes {
+                    lane_recs.push(rec as u32);
+                    if !others {
+                        continue;
+                    }
+                    lanes
+                } else {
+                    &[]
+                };
+                let win = match task.window {
+                    Some((from, to)) => Window::part(text.len(), from, to, plan.window_overlap),
+                    None => Window::whole(text.len()),
+                };
+                match &mut sink {
+                    Sink::Hits(out) => sink::record_hits(plan, enc, task.groups.clone(), skip, rec as u32, text, &win, w, out, &stop)?,
+                    Sink::Values(v) => {
+                        let out = &mut v[j * n_pat..(j + 1) * n_pat];
+                        if plan.mode == Mode::Count {
+                            sink::record_counts(plan, enc, task.groups.clone(), skip, text, &win, w, out, &stop)?;
+                        } else {
+                            sink::record_contains(plan, enc, task.groups.clone(), skip, text, &win, w, out, &stop)?;
+                        }
                     }
                 }
             }
+            if !lane_recs.is_empty() {
+                // similar lengths side by side: a scan runs to its longest record
+                lane_recs.sort_by_key(|&r| texts[r as usize].map_or(0, |t| t.len()));
+                crate::lanes::search(plan, lanes, task.groups.clone(), texts, &lane_recs, task.records.start, w, &mut sink, &stop)?;
+                if let Sink::Hits(out) = &mut sink {
+                    if !out.is_sorted() {
+                        out.sort_order(&mut w.order);
+                        let mut sorted = crate::hits::take_buffer();
+                        sorted.clear();
+                        sorted.extend_ordered(out, &w.order);
+                        crate::hits::recycle(vec![std::mem::replace(out, sorted)]);
+                    }
+                }
+            }
+            Ok(())
+        })();
+        w.lane_recs = lane_recs;
+        if let Err(e) = r {
+            recycle_sinks(vec![sink]);
+            return Err(e);
         }
         ctl.done_bytes.fetch_add(task.bytes, Relaxed);
         Ok(sink)
@@ -392,11 +453,15 @@ fn merge(plan: &SearchPlan, n_records: usize, tasks: &[Task], results: Vec<Resul
         // windows of one record add up (count) or combine with "or" (contains)
         let combine = |acc: i32, v: i32| if v == NA_INT { NA_INT } else if plan.mode == Mode::Count { acc.saturating_add(v) } else { acc.max(v) };
         let mut values = vec![0i32; n_records * n_pat];
+        // pattern by pattern, so that the writes run down one column: record
+        // by record they would jump a column (n_records x 4 bytes) per
+        // pattern, a cache and TLB miss per cell, which made counting 128
+        // patterns cost 1.37x the search (issue 17)
         for (t, s) in tasks.iter().zip(sinks) {
             if let Sink::Values(v) = s {
-                for (j, rec) in t.records.clone().enumerate() {
-                    for &p in t.groups.clone().flat_map(|g| plan.groups[g].patterns()) {
-                        let cell = &mut values[p * n_records + rec];
+                for &p in t.groups.clone().flat_map(|g| plan.groups[g].patterns()) {
+                    let column = &mut values[p * n_records + t.records.start..p * n_records + t.records.end];
+                    for (j, cell) in column.iter_mut().enumerate() {
                         *cell = combine(*cell, v[j * n_pat + p]);
                     }
                 }

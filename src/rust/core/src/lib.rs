@@ -21,6 +21,7 @@ pub mod engine;
 pub mod error;
 pub mod fastx;
 pub mod hits;
+pub mod lanes;
 pub mod options;
 pub mod pool;
 pub mod profile;

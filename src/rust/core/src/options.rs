@@ -100,6 +100,10 @@ pub struct SearchOptions {
     /// Records longer than this many letters are cut into overlapping windows
     /// of this length, searched in parallel (see `engine`). >= 1.
     pub window: usize,
+    /// Search short records in sassy's text lanes (see `lanes.rs`): `None`
+    /// reads the environment variable `DUCKSASSY_LANES` (`off` turns them
+    /// off; for testing and benchmarking), once, when the plan is built.
+    pub text_lanes: Option<bool>,
 }
 
 /// Default window length: long enough that the overlap is negligible, short
@@ -121,6 +125,7 @@ impl Default for SearchOptions {
             mode: Mode::Hits,
             max_hits: None,
             window: DEFAULT_WINDOW,
+            text_lanes: None,
         }
     }
 }
@@ -188,6 +193,13 @@ pub struct SearchPlan {
     /// Set only by [`crate::crispr::plan`]: each guide is searched as a spacer
     /// followed by its PAM (see `crispr.rs`); `None` for every other search.
     pub crispr: Option<crate::crispr::CrisprPlan>,
+    /// Whole records of at most this many letters are searched in sassy's
+    /// text lanes, several records per scan (see `lanes.rs`); 0 = never.
+    /// Tests set other values to mix both paths in one call.
+    pub lane_max_len: usize,
+    /// Most records per text-lane call (the stop flag is checked between
+    /// calls); see `lanes.rs`.
+    pub lane_group: usize,
 }
 
 impl SearchPlan {
@@ -297,6 +309,8 @@ impl SearchPlan {
             groups,
             step_trace_blocks: crate::stepwise::STEP_TRACE_BLOCKS,
             crispr: None,
+            lane_max_len: if opts.text_lanes.unwrap_or_else(crate::lanes::enabled_by_env) { crate::lanes::LANE_MAX_LEN } else { 0 },
+            lane_group: crate::lanes::LANE_GROUP,
         })
     }
 

@@ -82,6 +82,7 @@ pub fn record_hits(
     plan: &SearchPlan,
     enc: &Encoded,
     groups: std::ops::Range<usize>,
+    skip: &[bool],
     rec: u32,
     text: &[u8],
     win: &Window,
@@ -95,7 +96,7 @@ pub fn record_hits(
         }
         let mut staging = std::mem::take(&mut w.staging);
         staging.clear();
-        let r = slice_hits(plan, enc, groups, rec, text, win, w, &mut staging, stop);
+        let r = slice_hits(plan, enc, groups, skip, rec, text, win, w, &mut staging, stop);
         if r.is_ok() {
             if staging.is_sorted() {
                 out.extend_all(&staging);
@@ -115,6 +116,7 @@ fn slice_hits(
     plan: &SearchPlan,
     enc: &Encoded,
     groups: std::ops::Range<usize>,
+    skip: &[bool],
     rec: u32,
     text: &[u8],
     win: &Window,
@@ -125,6 +127,9 @@ fn slice_hits(
     let kind = ProfileKind::of(plan);
     let mut keep = Keep { rec, win, cigar: plan.cigar, n: text.len(), out: staging, counted: 0 };
     for gi in groups {
+        if skipped(skip, gi) {
+            continue;
+        }
         stop.check()?;
         match &plan.groups[gi] {
             // CRISPR plans: the guide's spacer, then its PAM (crispr.rs)
@@ -160,6 +165,12 @@ fn slice_hits(
         keep.report(stop)?;
     }
     Ok(())
+}
+
+/// Whether group `gi` is left out here (searched in text lanes instead,
+/// see `lanes.rs`); an empty `skip` leaves out nothing.
+fn skipped(skip: &[bool], gi: usize) -> bool {
+    skip.get(gi).copied().unwrap_or(false)
 }
 
 /// Moves owned matches of one slice into a hit buffer in record coordinates.
@@ -268,24 +279,27 @@ fn single_in_steps(
 /// Batched groups use sassy's batched search (it traces its hits, but for
 /// many patterns it is still far less work than one search per pattern).
 #[allow(clippy::too_many_arguments)]
-pub fn record_counts(plan: &SearchPlan, enc: &Encoded, groups: std::ops::Range<usize>, text: &[u8], win: &Window, w: &mut Worker, out: &mut [i32], stop: &Stop) -> Result<(), CoreError> {
-    w.with_text(&text[win.lo..win.hi], plan.fold_case(), |text, w| slice_tally(plan, enc, groups, text, win, w, out, false, stop))
+pub fn record_counts(plan: &SearchPlan, enc: &Encoded, groups: std::ops::Range<usize>, skip: &[bool], text: &[u8], win: &Window, w: &mut Worker, out: &mut [i32], stop: &Stop) -> Result<(), CoreError> {
+    w.with_text(&text[win.lo..win.hi], plan.fold_case(), |text, w| slice_tally(plan, enc, groups, skip, text, win, w, out, false, stop))
 }
 
 /// 1 if a pattern has an owned hit in the window, else 0, into `out[pattern]`.
 /// The reverse strand is searched only when the forward strand left a
 /// pattern without a hit.
 #[allow(clippy::too_many_arguments)]
-pub fn record_contains(plan: &SearchPlan, enc: &Encoded, groups: std::ops::Range<usize>, text: &[u8], win: &Window, w: &mut Worker, out: &mut [i32], stop: &Stop) -> Result<(), CoreError> {
-    w.with_text(&text[win.lo..win.hi], plan.fold_case(), |text, w| slice_tally(plan, enc, groups, text, win, w, out, true, stop))
+pub fn record_contains(plan: &SearchPlan, enc: &Encoded, groups: std::ops::Range<usize>, skip: &[bool], text: &[u8], win: &Window, w: &mut Worker, out: &mut [i32], stop: &Stop) -> Result<(), CoreError> {
+    w.with_text(&text[win.lo..win.hi], plan.fold_case(), |text, w| slice_tally(plan, enc, groups, skip, text, win, w, out, true, stop))
 }
 
 /// Count (or, with `contains`, flag) owned hits per pattern of `groups`,
 /// checking the stop flag between groups.
 #[allow(clippy::too_many_arguments)]
-fn slice_tally(plan: &SearchPlan, enc: &Encoded, groups: std::ops::Range<usize>, text: &[u8], win: &Window, w: &mut Worker, out: &mut [i32], contains: bool, stop: &Stop) -> Result<(), CoreError> {
+fn slice_tally(plan: &SearchPlan, enc: &Encoded, groups: std::ops::Range<usize>, skip: &[bool], text: &[u8], win: &Window, w: &mut Worker, out: &mut [i32], contains: bool, stop: &Stop) -> Result<(), CoreError> {
     let mut rev_ready = false;
     for gi in groups {
+        if skipped(skip, gi) {
+            continue;
+        }
         stop.check()?;
         match &plan.groups[gi] {
             PatternGroup::Single(pi) => tally_single(plan, *pi, text, win, w, out, contains, &mut rev_ready, stop)?,

@@ -22,6 +22,11 @@ pub struct Worker {
     pub folded: Vec<u8>,
     /// Cost matrices of the traceback in steps (long patterns).
     pub matrices: Matrices,
+    /// Text lanes (`lanes.rs`): the task's lane records sorted by length,
+    /// and the lower-cased and reversed texts of one group of them.
+    pub lane_recs: Vec<u32>,
+    pub lane_fwd: Vec<u8>,
+    pub lane_rev: Vec<u8>,
 }
 
 impl Worker {

@@ -162,16 +162,22 @@ fn hits_held_at_the_limit_error_are_bounded_by_one_call_per_thread() {
     // 3 forward hits per record, 100,000 records, 4 threads
     let texts: Vec<Option<Vec<u8>>> = vec![Some(b"ACGTTTACGTTTACGT".to_vec()); 100_000];
     let t: Vec<Option<&[u8]>> = texts.iter().map(|t| t.as_deref()).collect();
-    for threads in [1, 2, 4] {
-        for limit in [0u64, 1000, 99_999] {
-            let opts = SearchOptions { alphabet: Alphabet::Dna, rc: false, threads, max_hits: Some(limit), ..Default::default() };
-            let plan = plan(&opts, &[b"ACGT".to_vec()]);
-            let ctl = Control::new();
-            let e = run(&plan, &t, &ctl, None).unwrap_err();
-            assert_eq!(e, CoreError::TooManyHits { limit });
-            let held = ctl.hits.load(Relaxed);
-            assert!(held > limit && held <= limit + 3 * threads as u64, "held {held} hits at the limit {limit} with {threads} threads");
+    // one sassy call: one record, or a group of records in text lanes
+    for (lanes, per_call) in [(false, 1u64), (true, ducksassy_core::lanes::LANE_GROUP as u64)] {
+        for threads in [1, 2, 4] {
+            for limit in [0u64, 1000, 99_999] {
+                let opts = SearchOptions { alphabet: Alphabet::Dna, rc: false, threads, max_hits: Some(limit), text_lanes: Some(lanes), ..Default::default() };
+                let plan = plan(&opts, &[b"ACGT".to_vec()]);
+                let ctl = Control::new();
+                let e = run(&plan, &t, &ctl, None).unwrap_err();
+                assert_eq!(e, CoreError::TooManyHits { limit });
+                let held = ctl.hits.load(Relaxed);
+                let most = limit + 3 * per_call * threads as u64;
+                assert!(held > limit && held <= most, "held {held} hits at the limit {limit} with {threads} threads (lanes {lanes})");
+            }
         }
+    }
+    for threads in [1, 2, 4] {
         // exactly at the limit: no error, all hits
         let opts = SearchOptions { alphabet: Alphabet::Dna, rc: false, threads, max_hits: Some(300_000), ..Default::default() };
         let out = run(&plan(&opts, &[b"ACGT".to_vec()]), &t, &Control::new(), None).unwrap();
