@@ -32,6 +32,10 @@ ds_table_live_jobs <- function() {
   .Call(wrap__ds_table_live_jobs)
 }
 
+ds_cigar_sam <- function(cigar, minus, clip_start, clip_end) {
+  .Call(wrap__ds_cigar_sam, cigar, minus, clip_start, clip_end)
+}
+
 ds_crispr <- function(texts, guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits, progress) {
   .Call(wrap__ds_crispr, texts, guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits, progress)
 }
@@ -56,6 +60,3 @@ ds_fastx_count <- function(paths) {
   .Call(wrap__ds_fastx_count, paths)
 }
 
-ds_cigar_sam <- function(cigar, minus, clip_start, clip_end) {
-  .Call(wrap__ds_cigar_sam, cigar, minus, clip_start, clip_end)
-}
