@@ -122,7 +122,8 @@ as_iranges <- function(hits) {
   ))
   ir@metadata <- list(
     ducksassy_columns = names(hits),
-    ducksassy_seqnames = if (!is.null(seq_names)) "name"
+    ducksassy_seqnames = if (!is.null(seq_names)) "name",
+    ducksassy_seqlengths = attr(hits, "seqlengths")
   )
   ir
 }

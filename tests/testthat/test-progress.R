@@ -75,7 +75,9 @@ test_that("no progress bar when turned off or not interactive", {
 })
 
 test_that("file searches show the bytes read of the file size", {
-  reads <- system.file("extdata", "lambda_reads_1.fq.gz", package = "ducksassy")
+  reads <- withr::local_tempfile(fileext = ".fa")
+  texts <- long_texts()
+  writeLines(paste0(">r", seq_along(texts), "\n", texts), reads)
   rlang::local_interactive(TRUE)
   withr::local_options(ducksassy.progress = TRUE)
   seen <- new.env()
@@ -85,8 +87,8 @@ test_that("file searches show the bytes read of the file size", {
     NULL
   }
   # the entry point directly, with a small batch so that there are polls
-  res <- ducksassy:::ds_fastx_search(reads, "ACGTACGTACGTAC", 3L, "iupac", FALSE,
-    TRUE, FALSE, NaN, NaN, FALSE, 1L, "count", .Machine$integer.max, 512, 4,
+  res <- ducksassy:::ds_fastx_search(reads, long_patterns, 4L, "dna", FALSE,
+    TRUE, FALSE, NaN, NaN, FALSE, 1L, "count", .Machine$integer.max, 4e5, 2,
     0, NaN, FALSE, cb)
   expect_false(inherits(res, "ducksassy_rust_error"))
   calls <- do.call(rbind, seen$calls)
