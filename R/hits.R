@@ -106,7 +106,8 @@ check_cigar_style <- function(cigar_style, call = rlang::caller_env()) {
       call = call
     )
   }
-  cigar_style
+  # a value with attributes (a 1 x 1 matrix) is its string
+  as.vector(cigar_style)
 }
 
 #' Finish a hit table as the caller asked
