@@ -106,6 +106,11 @@
 #' @param rc Also search the reverse complement, `TRUE` (default) or `FALSE`.
 #' @param cigar Return the alignment as a CIGAR string (`TRUE`, default);
 #'   `FALSE` gives `NA` and saves time and memory.
+#' @param cigar_style `"pattern"` (default) or `"sam"`: the CIGAR in the
+#'   guide's direction or along the text, as in SAM files; see
+#'   [sassy_search()], *CIGAR conventions*.
+#' @param region `TRUE` to add a `region` column with the matched text
+#'   (`substr(text, start, end)`, forward strand); see [sassy_search()].
 #' @param threads Number of worker threads; see [sassy_threads()].
 #' @param ... Not used: an unknown argument is an error naming it and the
 #'   argument meant, as for [sassy_search()].
@@ -165,6 +170,8 @@ sassy_crispr <- function(texts,
                          max_n_frac = 0.2,
                          rc = TRUE,
                          cigar = TRUE,
+                         cigar_style = c("pattern", "sam"),
+                         region = FALSE,
                          threads = sassy_threads(),
                          ...) {
   call <- rlang::current_env()
@@ -177,15 +184,30 @@ sassy_crispr <- function(texts,
   warn_if_swapped(plan$texts, plan$guides, "sassy_crispr", "guides",
     call = call, k = plan$k
   )
+  cigar_style <- check_cigar_style(cigar_style, call = call)
+  region <- check_flag(region, "region", call = call)
   cols <- if (is_xstringset(plan$texts)) {
-    one <- function(p, offset) run_crispr(p, record_offset = offset, call = call)
+    widths <- as.double(Biostrings::width(plan$texts))
+    progress <- new_progress(search_label(plan$texts), "bytes", sum(widths))
+    on.exit(progress_done(progress), add = TRUE)
+    done_before <- cumsum(widths)
+    one <- function(p, offset) {
+      if (!is.null(progress)) {
+        progress$base <- if (offset == 0L) 0 else done_before[[offset]]
+      }
+      run_crispr(p, record_offset = offset, call = call, progress = progress)
+    }
     run_search_chunked(plan, "hits", one, length(plan$guides), call = call)
   } else {
     run_crispr(plan, call = call)
   }
-  new_crispr_hits(new_hits(cols, names(plan$texts), call = call,
+  hits <- new_hits(cols, names(plan$texts), call = call,
     pattern_names = names(plan$guides)
-  ))
+  )
+  hits <- finish_hits(hits, nchar(plan$guides, type = "bytes"), cigar_style,
+    texts = if (region) plan$texts, call = call
+  )
+  new_crispr_hits(with_text_lengths(hits, plan$texts))
 }
 
 #' @rdname sassy_crispr
@@ -204,6 +226,8 @@ sassy_crispr_fastx <- function(paths,
                                max_n_frac = 0.2,
                                rc = TRUE,
                                cigar = TRUE,
+                               cigar_style = c("pattern", "sam"),
+                               region = FALSE,
                                threads = sassy_threads(),
                                BPPARAM = NULL,
                                ...) {
@@ -216,10 +240,14 @@ sassy_crispr_fastx <- function(paths,
     guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads,
     call = call
   )
+  plan$cigar_style <- check_cigar_style(cigar_style, call = call)
+  plan$region <- check_flag(region, "region", call = call)
   if (!is.null(BPPARAM)) {
     return(shard_fastx(paths, plan, "crispr", BPPARAM, call = call))
   }
   size <- fastx_batch_size(call = call)
+  progress <- new_progress(fastx_label(paths), "bytes")
+  on.exit(progress_done(progress), add = TRUE)
   res <- ds_crispr_fastx(
     path.expand(paths),
     plan$guides,
@@ -234,11 +262,13 @@ sassy_crispr_fastx <- function(paths,
     size[["bytes"]],
     size[["records"]],
     0, # every record: skip none, read to the end
-    NaN
+    NaN,
+    plan$region,
+    progress_callback(progress)
   )
   res <- fastx_result(res, "paths", paths, call = call)
   new_crispr_hits(new_fastx_hits(res, paths, call = call,
-    pattern_names = names(plan$guides)
+    pattern_names = names(plan$guides), plan = plan
   ))
 }
 
@@ -261,6 +291,8 @@ sassy_crispr_table <- function(con,
                                max_n_frac = 0.2,
                                rc = TRUE,
                                cigar = TRUE,
+                               cigar_style = c("pattern", "sam"),
+                               region = FALSE,
                                threads = sassy_threads(),
                                chunk_rows = 100000L,
                                output = NULL,
@@ -274,6 +306,8 @@ sassy_crispr_table <- function(con,
     guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads,
     call = call
   )
+  plan$cigar_style <- check_cigar_style(cigar_style, call = call)
+  plan$region <- check_flag(region, "region", call = call)
   column <- check_column_name(column, call = call)
   id <- check_id(id, call = call)
   chunk_rows <- check_chunk_rows(chunk_rows, call = call)
@@ -286,7 +320,8 @@ sassy_crispr_table <- function(con,
       search_args = list(
         guides = guides, k = k, pam_length = pam_length,
         allow_pam_edits = allow_pam_edits, max_n_frac = max_n_frac, rc = rc,
-        cigar = cigar, threads = plan$threads
+        cigar = cigar, cigar_style = plan$cigar_style, region = plan$region,
+        threads = plan$threads
       ),
       hits = TRUE, call = call
     ))
@@ -299,6 +334,13 @@ sassy_crispr_table <- function(con,
     swapped_hint(guides, function(p) DBI::dbExistsTable(con, p), "sassy_crispr_table", "table", "guides")
   })
   out_spec <- if (!is.null(output)) new_output_spec(con, output, call = call)
+  progress <- NULL
+  if (progress_wanted()) {
+    progress <- new_progress(
+      paste("Searching", src$label), "rows", cheap_row_count(con, table, src)
+    )
+    on.exit(progress_done(progress), add = TRUE)
+  }
   reader <- open_table_reader(con, src, chunk_rows, call = call)
   on.exit(close_table_reader(reader), add = TRUE)
   if (!is.null(out_spec)) {
@@ -322,12 +364,16 @@ sassy_crispr_table <- function(con,
     limit <- if (is.null(out_spec)) max_hits - n_out else max_hits
     res <- ds_crispr(
       plan$texts, plan$guides, plan$k, plan$pam_length, plan$allow_pam_edits,
-      plan$max_n_frac, plan$rc, plan$cigar, plan$threads, as.double(limit)
+      plan$max_n_frac, plan$rc, plan$cigar, plan$threads, as.double(limit),
+      NULL
     )
     res <- crispr_table_result(res, rows_done, column, max_hits, call,
       output = !is.null(out_spec)
     )
-    piece <- table_hits_piece(res, chunk, cols, rows_done, names(plan$guides))
+    piece <- finish_table_piece(
+      table_hits_piece(res, chunk, cols, rows_done, names(plan$guides)), res,
+      list(texts = plan$texts), "texts", plan
+    )
     piece <- new_crispr_hits(piece)
     if (is.null(template)) {
       template <- new_data_frame(lapply(piece, function(x) x[0L]), 0L)
@@ -345,6 +391,7 @@ sassy_crispr_table <- function(con,
     }
     n_out <- n_out + n_piece
     rows_done <- rows_done + length(plan$texts)
+    progress_update(progress, rows_done)
     rm(chunk, res, piece)
     plan$texts <- NULL
     if (reader$done) {
@@ -557,7 +604,12 @@ check_crispr_k <- function(k, guides, pam_length, allow_pam_edits,
 
 #' Call the CRISPR binding for character texts
 #' @noRd
-run_crispr <- function(plan, record_offset = 0L, call = rlang::caller_env()) {
+run_crispr <- function(plan, record_offset = 0L, call = rlang::caller_env(),
+                       progress = NULL) {
+  if (is.null(progress)) {
+    progress <- new_progress(search_label(plan$texts), "bytes")
+    on.exit(progress_done(progress), add = TRUE)
+  }
   res <- ds_crispr(
     plan$texts,
     plan$guides,
@@ -568,7 +620,8 @@ run_crispr <- function(plan, record_offset = 0L, call = rlang::caller_env()) {
     plan$rc,
     plan$cigar,
     plan$threads,
-    max_hits_option(call = call)
+    max_hits_option(call = call),
+    progress_callback(progress)
   )
   rust_result(offset_rust_error(res, record_offset), call = call)
 }

@@ -137,7 +137,14 @@
 #'   \item{`pattern`, `start`, `end`, `pattern_start`, `pattern_end`,
 #'     `cost`, `strand`, `cigar`}{as for [sassy_search()]: `start` and `end`
 #'     are 1-based inclusive positions in the record's sequence.}
+#'   \item{`region`}{character, the matched part of the record's sequence;
+#'     only with `region = TRUE` (taken while the record is read).}
 #' }
+#'
+#' The table carries the lengths of the records with hits (attribute
+#' `"seqlengths"`), from which [as_granges()] fills `seqinfo`. In
+#' interactive sessions a progress bar shows the bytes read of the files'
+#' size (see [sassy_search()], *Progress*).
 #'
 #' With `what = "count"` or `"contains"`: a base `data.frame` with one row per
 #' record (all records of all files, in order) and columns `file` (only with
@@ -213,6 +220,8 @@ sassy_search_fastx <- function(paths,
                                max_n_frac = NULL,
                                ignore_case = FALSE,
                                cigar = TRUE,
+                               cigar_style = c("pattern", "sam"),
+                               region = FALSE,
                                threads = sassy_threads(),
                                what = c("hits", "count", "contains"),
                                BPPARAM = NULL,
@@ -227,11 +236,15 @@ sassy_search_fastx <- function(paths,
     max_n_frac, ignore_case, cigar, threads,
     call = call
   )
+  plan$cigar_style <- check_cigar_style(cigar_style, call = call)
+  plan$region <- check_flag(region, "region", call = call)
   what <- check_what(what, call = call)
   if (!is.null(BPPARAM)) {
     return(shard_fastx(paths, plan, what, BPPARAM, call = call))
   }
   size <- fastx_batch_size(call = call)
+  progress <- new_progress(fastx_label(paths), "bytes")
+  on.exit(progress_done(progress), add = TRUE)
   res <- ds_fastx_search(
     path.expand(paths),
     plan$patterns,
@@ -249,11 +262,15 @@ sassy_search_fastx <- function(paths,
     size[["bytes"]],
     size[["records"]],
     0, # every record: skip none, read to the end
-    NaN
+    NaN,
+    plan$region && what == "hits",
+    progress_callback(progress)
   )
   res <- fastx_result(res, "paths", paths, call = call)
   if (what == "hits") {
-    new_fastx_hits(res, paths, call = call, pattern_names = names(plan$patterns))
+    new_fastx_hits(res, paths, call = call,
+      pattern_names = names(plan$patterns), plan = plan
+    )
   } else {
     new_fastx_values(res, paths, plan$patterns, what, call = call)
   }
@@ -286,6 +303,8 @@ sassy_filter_fastx <- function(path,
   )
   invert <- check_flag(invert, "invert", call = call)
   size <- fastx_batch_size(call = call)
+  progress <- new_progress(fastx_label(path), "bytes")
+  on.exit(progress_done(progress), add = TRUE)
   res <- ds_fastx_filter(
     path.expand(path),
     path.expand(output),
@@ -300,7 +319,8 @@ sassy_filter_fastx <- function(path,
     invert,
     grepl("\\.gz$", output, ignore.case = TRUE),
     size[["bytes"]],
-    size[["records"]]
+    size[["records"]],
+    progress_callback(progress)
   )
   res <- fastx_result(res, "path", path, output = output, call = call)
   if (!is.double(res) || length(res) != 2L) {
@@ -333,7 +353,7 @@ sassy_read_fastx <- function(path, n_max = Inf, ...) {
 # ---------------------------------------------------------------------------
 # Results
 
-new_fastx_hits <- function(res, paths, call, pattern_names = NULL) {
+new_fastx_hits <- function(res, paths, call, pattern_names = NULL, plan = NULL) {
   hits <- new_hits(res$hits, call = call, pattern_names = pattern_names)
   n <- nrow(hits)
   if (length(res$file) != n || length(res$name) != n) {
@@ -348,7 +368,31 @@ new_fastx_hits <- function(res, paths, call, pattern_names = NULL) {
   for (col in setdiff(names(hits), c("record", "name"))) {
     out[[col]] <- hits[[col]]
   }
-  new_data_frame(out, n)
+  out <- new_data_frame(out, n)
+  if (!is.null(plan)) {
+    patterns <- if (!is.null(plan$guides)) plan$guides else plan$patterns
+    out <- finish_hits(out, nchar(patterns, type = "bytes"),
+      if (is.null(plan$cigar_style)) "pattern" else plan$cigar_style,
+      regions = res$region, call = call
+    )
+  }
+  if (n > 0L && length(res$length) == n) {
+    # the record lengths the reader saw, for as_granges()'s seqinfo: one
+    # per run of hits of a record (rows are ordered by file and record)
+    rec <- hits$record
+    first <- which(c(TRUE, rec[-1L] != rec[-n] | res$file[-1L] != res$file[-n]))
+    out <- set_seqlengths(out, res$name[first], res$length[first])
+  }
+  out
+}
+
+# The progress bar's label for a search of files.
+fastx_label <- function(paths) {
+  if (length(paths) == 1L) {
+    paste("Searching", basename(paths))
+  } else {
+    paste("Searching", length(paths), "files")
+  }
 }
 
 new_fastx_values <- function(res, paths, patterns, what, call) {

@@ -96,3 +96,131 @@ abort_internal <- function(what, call) {
     call = call
   )
 }
+
+# ---------------------------------------------------------------------------
+# What a hit table carries on request: SAM CIGARs, the matched region, the
+# texts' lengths (for as_granges()'s seqinfo).
+
+cigar_styles <- c("pattern", "sam")
+
+#' Check `cigar_style`: "pattern" (sassy's, the default) or "sam"
+#' @noRd
+check_cigar_style <- function(cigar_style, call = rlang::caller_env()) {
+  if (identical(cigar_style, cigar_styles)) {
+    return(cigar_styles[[1L]])
+  }
+  if (!is.character(cigar_style) || length(cigar_style) != 1L ||
+    is.na(cigar_style) || !(cigar_style %in% cigar_styles)) {
+    ducksassy_abort(
+      c(
+        "`cigar_style` must be \"pattern\" or \"sam\".",
+        locate_bullet("cigar_style", NULL, cigar_style)
+      ),
+      arg = "cigar_style",
+      value = cigar_style,
+      call = call
+    )
+  }
+  # a value with attributes (a 1 x 1 matrix) is its string
+  as.vector(cigar_style)
+}
+
+#' Finish a hit table as the caller asked
+#'
+#' @param hits A hit data frame from new_hits() (or with its columns).
+#' @param pattern_lengths `nchar()` of the patterns, indexed by `hits$pattern`.
+#' @param cigar_style "pattern" (unchanged) or "sam".
+#' @param texts `NULL`, or the texts (a character vector or an `XStringSet`)
+#'   to cut a `region` column from.
+#' @param regions `NULL`, or the regions themselves (files: captured in
+#'   Rust), one per hit.
+#' @noRd
+finish_hits <- function(hits, pattern_lengths, cigar_style = "pattern",
+                        texts = NULL, regions = NULL,
+                        call = rlang::caller_env()) {
+  if (identical(cigar_style, "sam")) {
+    hits$cigar <- sam_cigars(hits, pattern_lengths, call)
+  }
+  if (!is.null(regions)) {
+    hits$region <- as.character(regions)
+  } else if (!is.null(texts)) {
+    hits$region <- hit_regions(hits, texts)
+  }
+  hits
+}
+
+#' The hits' CIGARs in SAM's convention (src/rust/core/src/cigar.rs): along
+#' the forward text, so reversed on the minus strand, with soft clips for
+#' pattern letters outside the aligned part (overhang).
+#' @noRd
+sam_cigars <- function(hits, pattern_lengths, call) {
+  cigar <- hits$cigar
+  if (length(cigar) == 0L || all(is.na(cigar))) {
+    return(cigar)
+  }
+  plen <- as.integer(pattern_lengths)[hits$pattern]
+  out <- ds_cigar_sam(
+    cigar, hits$strand == "-", hits$pattern_start - 1L, plen - hits$pattern_end
+  )
+  out <- rust_result(out, call = call)
+  if (any(is.na(out) & !is.na(cigar))) {
+    abort_internal("a CIGAR could not be converted to SAM's convention", call)
+  }
+  out
+}
+
+#' The matched region of each hit, as it stands in the forward text:
+#' `substr(text, start, end)` (minus-strand hits too: the region is not
+#' reverse complemented).
+#' @noRd
+hit_regions <- function(hits, texts) {
+  if (length(hits$start) == 0L) {
+    return(character())
+  }
+  if (is_xstringset(texts)) {
+    cut <- Biostrings::subseq(texts[hits$record], hits$start,
+      width = pmax(hits$end - hits$start + 1L, 0L))
+    return(unname(as.character(cut)))
+  }
+  unname(substr(texts[hits$record], hits$start, hits$end))
+}
+
+#' Attach the lengths of the named texts that have hits, as the attribute
+#' `seqlengths` (named by the texts' names), from which as_granges() fills
+#' `seqinfo`. Nothing is attached when the texts are unnamed, or when a
+#' name is missing or given to texts of different lengths (no single length).
+#' Costs one pass over the hits' record numbers (sorted).
+#' @noRd
+with_text_lengths <- function(hits, texts) {
+  text_names <- names(texts)
+  n <- nrow(hits)
+  if (is.null(text_names) || n == 0L) {
+    return(hits)
+  }
+  rec <- hits$record
+  # rows are ordered by record: the first row of each record's run
+  first <- rec[c(TRUE, rec[-1L] != rec[-n])]
+  len <- if (is_xstringset(texts)) {
+    Biostrings::width(texts)[first]
+  } else {
+    nchar(texts[first], type = "bytes")
+  }
+  set_seqlengths(hits, text_names[first], len)
+}
+
+#' The `seqlengths` attribute from names and lengths (one per record with
+#' hits; repeated names must have one length).
+#' @noRd
+set_seqlengths <- function(hits, seq_names, lengths) {
+  if (length(seq_names) == 0L || anyNA(seq_names) || any(seq_names == "") ||
+    anyNA(lengths)) {
+    return(hits)
+  }
+  lengths <- as.double(lengths)
+  u <- !duplicated(seq_names)
+  if (!all(u) && !identical(lengths[u][match(seq_names, seq_names[u])], lengths)) {
+    return(hits)
+  }
+  attr(hits, "seqlengths") <- stats::setNames(lengths[u], seq_names[u])
+  hits
+}

@@ -28,7 +28,11 @@
 #' error that lists the table's columns. `seqinfo` adds the sequence lengths
 #' (and fixes the order of the levels): a `Seqinfo` object, a named vector of
 #' lengths, or the `XStringSet` that was searched, whose names and widths are
-#' used. Every name in the hits must be in it.
+#' used. Every name in the hits must be in it. Without it, the lengths of
+#' the named texts or file records that were searched are used when the hit
+#' table carries them (its attribute `"seqlengths"`), so that the ranges can
+#' be exported (e.g. `rtracklayer::export(gr, "hits.bed")`) and viewed in a
+#' genome browser.
 #'
 #' Hits of several files ([sassy_search_fastx()] with several `paths`) keep
 #' their `file` column as metadata, but `seqnames` are names only: a record
@@ -38,8 +42,10 @@
 #'
 #' @param hits A hit table: a data frame with (at least) the columns
 #'   `start`, `end`, and for `as_granges()` `strand` and `name` or `record`.
-#' @param seqinfo `NULL` (default), a `GenomeInfoDb::Seqinfo`, a named
-#'   numeric vector of sequence lengths, or a Biostrings `XStringSet`.
+#' @param seqinfo `NULL` (default): the sequence lengths the hit table
+#'   carries, when it comes from named texts or from files (the lengths of
+#'   the sequences with hits), else none. Or a `GenomeInfoDb::Seqinfo`, a
+#'   named numeric vector of sequence lengths, or a Biostrings `XStringSet`.
 #' @param seqnames `NULL` (default: the `name` column, else `record`), or the
 #'   name(s) of the column(s) of `hits` that name the sequences, e.g. the `id`
 #'   column of a [sassy_search_table()] result; see *Sequence names*.
@@ -85,6 +91,10 @@ as_granges <- function(hits, seqinfo = NULL, seqnames = NULL, ...) {
   }
   warn_names_across_files(hits, seqnames, call = call)
   strand <- check_strand_column(hits$strand, call = call)
+  if (is.null(seqinfo) && identical(by, "name")) {
+    # the lengths of the texts or file records searched, when known
+    seqinfo <- known_seqlengths(hits, seqnames)
+  }
   seqinfo <- as_seqinfo(seqinfo, seqnames, call = call)
   levels <- if (is.null(seqinfo)) unique(seqnames) else GenomeInfoDb_seqnames(seqinfo)
   # several columns stay as metadata: the pasted name cannot give them back
@@ -103,7 +113,8 @@ as_granges <- function(hits, seqinfo = NULL, seqnames = NULL, ...) {
   gr@metadata <- list(
     ducksassy_columns = names(hits),
     ducksassy_seqnames = if (length(by) == 1L) by,
-    ducksassy_seqnames_type = if (length(by) == 1L) typeof(hits[[by]])
+    ducksassy_seqnames_type = if (length(by) == 1L) typeof(hits[[by]]),
+    ducksassy_seqlengths = attr(hits, "seqlengths")
   )
   gr
 }
@@ -128,7 +139,8 @@ as_iranges <- function(hits, ...) {
   ))
   ir@metadata <- list(
     ducksassy_columns = names(hits),
-    ducksassy_seqnames = if (!is.null(seq_names)) "name"
+    ducksassy_seqnames = if (!is.null(seq_names)) "name",
+    ducksassy_seqlengths = attr(hits, "seqlengths")
   )
   ir
 }
@@ -182,7 +194,22 @@ as_hits <- function(x) {
   if (is.character(order) && setequal(order, names(cols))) {
     cols <- cols[order]
   }
-  new_data_frame(cols, length(cols$start))
+  out <- new_data_frame(cols, length(cols$start))
+  if (!is.null(meta$ducksassy_seqlengths)) {
+    attr(out, "seqlengths") <- meta$ducksassy_seqlengths
+  }
+  out
+}
+
+#' The `seqlengths` attribute of a hit table (see with_text_lengths()) when
+#' it names every sequence with hits; else NULL
+#' @noRd
+known_seqlengths <- function(hits, seqnames) {
+  sl <- attr(hits, "seqlengths", exact = TRUE)
+  if (!is.numeric(sl) || is.null(names(sl)) || !all(unique(seqnames) %in% names(sl))) {
+    return(NULL)
+  }
+  sl
 }
 
 # ---------------------------------------------------------------------------

@@ -73,6 +73,50 @@
 #' `overhang`, when the whole pattern lies outside the text) has
 #' `end = start - 1`, as in IRanges, and an empty `cigar` (`""`).
 #'
+#' @section CIGAR conventions:
+#' By default (`cigar_style = "pattern"`) a CIGAR reads in the pattern's
+#' direction, as sassy writes it: on the `"-"` strand it aligns the pattern
+#' with the reverse complement of the region. `cigar_style = "sam"` writes
+#' it as SAM files have it (what samtools, IGV,
+#' Rsamtools and GenomicAlignments expect): along the text (SAM's
+#' reference) on its forward strand, for the read as it lies there, the
+#' reverse complement of the pattern on the `"-"` strand. `I` is still a
+#' letter of the pattern (read) missing from the text and `D` a letter of
+#' the text missing from the pattern, as SAM defines them relative to the
+#' reference; pattern letters that hang over the text's ends (`overhang`)
+#' become soft clips (`S`), so the CIGAR spells the whole pattern. On the
+#' `"+"` strand both conventions give the same string; on the `"-"` strand
+#' the SAM one lists sassy's operations in reverse order.
+#'
+#' A worked example: the pattern `AATGGTTCCC` occurs in
+#' `TTTTTGGGACCATTTTT` at 6..14 on the `"-"` strand, one letter short. The
+#' reverse complement of the region, `AATGGTCCC`, lacks the pattern's
+#' sixth letter, so sassy writes `5=1I4=`; read along the text, the region
+#' `GGGACCATT` lacks the fifth letter of the read `GGGAACCATT` (the
+#' pattern's reverse complement), and SAM writes `4=1I5=`:
+#' ```
+#' sassy_search("TTTTTGGGACCATTTTT", "AATGGTTCCC", k = 1, alphabet = "dna",
+#'   cigar_style = "sam")
+#' ```
+#'
+#' @section The matched region:
+#' `region = TRUE` adds a `region` column: the text of the matched region
+#' as it stands in the text, `substr(texts[record], start, end)`, on either
+#' strand (a `"-"` hit's region is not reverse complemented; use
+#' `Biostrings::reverseComplement()` for the pattern's view). For files
+#' it is taken while the record is in memory, so the records need not be
+#' read into R. Nothing is spent on it unless it is asked for.
+#'
+#' @section Progress:
+#' In interactive sessions a search that runs for more than about two
+#' seconds (cli's `getOption("cli.progress_show_after")`) shows a progress
+#' bar with the bytes searched of the total (for files: the bytes read of
+#' the files' size, compressed bytes for compressed files), the rate and
+#' the time left. It is fed from the engine's counters, read on R's thread
+#' a few times a second, and costs nothing measurable. Turn it off with
+#' `options(ducksassy.progress = FALSE)`; it is never shown in
+#' non-interactive sessions (`Rscript`, `R CMD check`, knitr).
+#'
 #' Rows are ordered by `record`, `pattern`, `start`, `end` and `strand`
 #' (`"+"` first). The same input gives the identical data frame whatever the
 #' number of threads.
@@ -162,6 +206,11 @@
 #' @param cigar `TRUE` (default) to return the alignment of each hit as a
 #'   CIGAR string; `FALSE` leaves the `cigar` column `NA`, which saves time
 #'   and memory. Coordinates and costs are exact either way.
+#' @param cigar_style The CIGAR convention: `"pattern"` (default, in the
+#'   pattern's direction, as sassy writes it) or `"sam"` (along the text's
+#'   forward strand, as SAM files have it); see *CIGAR conventions*.
+#' @param region `TRUE` to add a `region` column with the matched text;
+#'   `FALSE` (default) does not; see *The matched region*.
 #' @param threads Number of worker threads for this call, a whole number
 #'   from 1 to 1024. Default [sassy_threads()].
 #' @param ... Not used. An argument that is not one of the above (a typo, or
@@ -191,8 +240,14 @@
 #'     runs of `=` (match), `X` (substitution), `I` (pattern letter missing
 #'     from the text) and `D` (text letter missing from the pattern), e.g.
 #'     `"2=1X1="`; the number of `X`, `I` and `D` is `cost`. `NA` when
-#'     `cigar = FALSE`.}
+#'     `cigar = FALSE`. With `cigar_style = "sam"`, in SAM's convention.}
+#'   \item{`region`}{character, `substr(texts[record], start, end)`; only
+#'     with `region = TRUE`.}
 #' }
+#'
+#' When `texts` has names, the table carries their lengths (for the texts
+#' with hits) as the attribute `"seqlengths"`, from which [as_granges()]
+#' fills the ranges' `seqinfo`.
 #'
 #' `sassy_count()`: the number of hits (rows of `sassy_search()`, both
 #' strands) per text and pattern, an integer vector named by `names(texts)`
@@ -232,6 +287,9 @@
 #' # IUPAC codes: R matches A or G
 #' sassy_search("TTGGATCC", "GRAT")
 #'
+#' # CIGARs as SAM has them, and the matched text
+#' sassy_search(texts, "ATCG", k = 1, cigar_style = "sam", region = TRUE)
+#'
 #' # Plain text, ignoring case
 #' sassy_search("Say Hallo World", "hello", k = 1, alphabet = "ascii",
 #'   ignore_case = TRUE)
@@ -248,6 +306,8 @@ sassy_search <- function(texts,
                          max_n_frac = NULL,
                          ignore_case = FALSE,
                          cigar = TRUE,
+                         cigar_style = c("pattern", "sam"),
+                         region = FALSE,
                          threads = sassy_threads(),
                          ...) {
   call <- rlang::current_env()
@@ -260,10 +320,16 @@ sassy_search <- function(texts,
   warn_if_swapped(plan$texts, plan$patterns, "sassy_search",
     call = call, overhang = plan$overhang, k = plan$k
   )
+  cigar_style <- check_cigar_style(cigar_style, call = call)
+  region <- check_flag(region, "region", call = call)
   cols <- run_search(plan, "hits", call = call)
-  new_hits(cols, names(plan$texts), call = call,
+  hits <- new_hits(cols, names(plan$texts), call = call,
     pattern_names = names(plan$patterns)
   )
+  hits <- finish_hits(hits, nchar(plan$patterns, type = "bytes"), cigar_style,
+    texts = if (region) plan$texts, call = call
+  )
+  with_text_lengths(hits, plan$texts)
 }
 
 #' @rdname sassy_search
@@ -328,23 +394,43 @@ sassy_contains <- function(texts,
 #' coming back is re-raised as an R condition.
 #' @noRd
 run_search <- function(plan, mode, call = rlang::caller_env(),
-                       record_offset = 0L) {
+                       record_offset = 0L, progress = NULL) {
   if (is_xstringset(plan$texts)) {
-    # Biostrings sets are converted and searched in chunks (bioc.R)
-    one <- function(p, offset) run_search(p, mode, call, record_offset = offset)
+    # Biostrings sets are converted and searched in chunks (bioc.R), with
+    # one progress bar over all chunks
+    widths <- as.double(Biostrings::width(plan$texts))
+    progress <- new_progress(search_label(plan$texts), "bytes", sum(widths))
+    on.exit(progress_done(progress), add = TRUE)
+    done_before <- cumsum(widths)
+    one <- function(p, offset) {
+      if (!is.null(progress)) {
+        progress$base <- if (offset == 0L) 0 else done_before[[offset]]
+      }
+      run_search(p, mode, call, record_offset = offset, progress = progress)
+    }
     return(run_search_chunked(plan, mode, one, length(plan$patterns), call = call))
   }
-  res <- ds_search_plan(plan, mode, max_hits_option(call = call))
+  if (is.null(progress)) {
+    progress <- new_progress(search_label(plan$texts), "bytes")
+    on.exit(progress_done(progress), add = TRUE)
+  }
+  res <- ds_search_plan(plan, mode, max_hits_option(call = call), progress_callback(progress))
   rust_result(offset_rust_error(res, record_offset), call = call)
+}
+
+# The progress bar's label for a search of `texts`.
+search_label <- function(texts) {
+  paste("Searching", format(length(texts), big.mark = ","), "texts")
 }
 
 # The binding call for a validated plan: the one place that spells out
 # ds_search()'s positional arguments (the vector and table searches use it).
-ds_search_plan <- function(plan, mode, max_hits) {
+ds_search_plan <- function(plan, mode, max_hits, progress = NULL) {
   ds_search(
     plan$texts, plan$patterns, plan$k, plan$alphabet, plan$ignore_case,
     plan$rc, plan$all_endpoints, na_as_nan(plan$overhang),
-    na_as_nan(plan$max_n_frac), plan$cigar, plan$threads, mode, max_hits
+    na_as_nan(plan$max_n_frac), plan$cigar, plan$threads, mode, max_hits,
+    progress
   )
 }
 

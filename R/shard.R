@@ -155,6 +155,10 @@ shard_run <- function(shards, work, args, BPPARAM, call) {
   opts <- options()
   opts <- opts[startsWith(names(opts), "ducksassy.")]
   opts$ducksassy.progress <- FALSE
+  if (shard_progress(BPPARAM)) {
+    # BiocParallel parameters are reference objects: give the caller's back
+    on.exit(try(BiocParallel::bpprogressbar(BPPARAM) <- FALSE, silent = TRUE), add = TRUE)
+  }
   res <- tryCatch(
     BiocParallel::bptry(BiocParallel::bplapply(
       shards, shard_worker,
@@ -385,6 +389,12 @@ shard_fastx <- function(paths, plan, what, BPPARAM, call) {
     names(out) <- c(id_cols, fastx_pattern_columns(plan$patterns, id_cols))
   } else {
     check_shard_hits(nrow(out), args$max_hits, call, "fastx")
+    # the record lengths of the shards, as one search would have them
+    sl <- lapply(values[vapply(values, nrow, numeric(1)) > 0], attr, "seqlengths", exact = TRUE)
+    if (length(sl) > 0L && !any(vapply(sl, is.null, logical(1)))) {
+      out <- set_seqlengths(out, unlist(lapply(sl, names), use.names = FALSE),
+        unlist(sl, use.names = FALSE))
+    }
   }
   attr(out, "missing_shards") <- attr(values, "missing_shards")
   out
@@ -484,14 +494,16 @@ shard_fastx_work <- function(shard, args) {
     ds_crispr_fastx(
       shard$full, plan$guides, plan$k, plan$pam_length, plan$allow_pam_edits,
       plan$max_n_frac, plan$rc, plan$cigar, plan$threads, args$max_hits,
-      size[["bytes"]], size[["records"]], shard$skip, shard$n
+      size[["bytes"]], size[["records"]], shard$skip, shard$n,
+      isTRUE(plan$region), NULL
     )
   } else {
     ds_fastx_search(
       shard$full, plan$patterns, plan$k, plan$alphabet, plan$ignore_case,
       plan$rc, plan$all_endpoints, na_as_nan(plan$overhang),
       na_as_nan(plan$max_n_frac), plan$cigar, plan$threads, args$what,
-      args$max_hits, size[["bytes"]], size[["records"]], shard$skip, shard$n
+      args$max_hits, size[["bytes"]], size[["records"]], shard$skip, shard$n,
+      isTRUE(plan$region) && args$what == "hits", NULL
     )
   }
   if (inherits(res, "ducksassy_rust_error") && identical(res$path, shard$full)) {
@@ -501,16 +513,37 @@ shard_fastx_work <- function(shard, args) {
   res <- fastx_result(res, "paths", shard$path, call = call)
   if (args$what == "crispr") {
     return(new_crispr_hits(new_fastx_hits(res, shard$path, call = call,
-      pattern_names = names(plan$guides)
+      pattern_names = names(plan$guides), plan = plan
     )))
   }
   if (args$what == "hits") {
     return(new_fastx_hits(res, shard$path, call = call,
-      pattern_names = names(plan$patterns)
+      pattern_names = names(plan$patterns), plan = plan
     ))
   }
   out <- new_fastx_values(res, shard$path, plan$patterns, args$what, call = call)
   # record numbers of the file, not of the range
   out$record <- out$record + as.integer(shard$skip)
   out
+}
+
+#' Progress of a sharded run: shards done of all, by BiocParallel's own bar
+#'
+#' The shards run in workers, where no bar is shown (and no R of this
+#' session runs while bplapply() waits), so in interactive sessions the
+#' parameter's progress bar is switched on for the call unless the caller
+#' set it, or turned progress off with `options(ducksassy.progress = FALSE)`.
+#' @return `TRUE` when it was switched on (the caller switches it off).
+#' @noRd
+shard_progress <- function(BPPARAM) {
+  if (!progress_wanted() || isTRUE(BiocParallel::bpprogressbar(BPPARAM))) {
+    return(FALSE)
+  }
+  tryCatch(
+    {
+      BiocParallel::bpprogressbar(BPPARAM) <- TRUE
+      TRUE
+    },
+    error = function(e) FALSE
+  )
 }

@@ -430,10 +430,6 @@ cheap_row_count <- function(con, table, src) {
   if (length(n) != 1L || is.na(n)) NA_real_ else as.double(n)
 }
 
-table_progress_wanted <- function() {
-  rlang::is_interactive() && !isFALSE(getOption("ducksassy.progress", TRUE))
-}
-
 # ---------------------------------------------------------------------------
 # Database errors
 

@@ -156,9 +156,12 @@
 #'   or `"contains"`, whether each row has a hit of each pattern as
 #'   [sassy_contains()].
 #' @param ... Search arguments of [sassy_search()], by name: `alphabet`,
-#'   `rc`, `all_endpoints`, `overhang`, `max_n_frac`, `ignore_case`, `cigar`
-#'   (hits only) and `threads`, with the same defaults and meaning. Any
-#'   other argument is an error.
+#'   `rc`, `all_endpoints`, `overhang`, `max_n_frac`, `ignore_case`,
+#'   `cigar`, `cigar_style`, `region` (these three for hits only) and
+#'   `threads`, with the same defaults and meaning. Any other argument is
+#'   an error. With `region = TRUE` the sequence column is also read into R
+#'   (to cut the regions from), which a search of a DuckDB table otherwise
+#'   avoids.
 #' @param chunk_rows Number of rows read and searched at a time, a whole
 #'   number `>= 1`. Default `100000`; values above 1,000,000 read 1,000,000
 #'   rows at a time. It bounds memory (about two chunks: `2 * chunk_rows`
@@ -275,6 +278,8 @@ sassy_search_table <- function(con,
   if (what != "hits") {
     plan$cigar <- FALSE
   }
+  plan$cigar_style <- check_cigar_style(args$cigar_style, call = call)
+  plan$region <- check_flag(args$region, "region", call = call) && what == "hits"
   column <- check_column_name(column, call = call)
   id <- check_id(id, call = call)
   chunk_rows <- check_chunk_rows(chunk_rows, call = call)
@@ -300,7 +305,7 @@ sassy_search_table <- function(con,
   # result, so that it is filled in place rather than bound from pieces at
   # the end (which would hold it twice).
   total <- NA_real_
-  show_progress <- table_progress_wanted()
+  show_progress <- progress_wanted()
   prefill <- what != "hits" && is.null(out_spec)
   if (show_progress || prefill) {
     total <- cheap_row_count(con, table, src)
@@ -308,7 +313,9 @@ sassy_search_table <- function(con,
 
   reader <- open_table_reader(con, src, chunk_rows, call = call)
   on.exit(close_table_reader(reader), add = TRUE)
-  reader$keep_sequence <- column %in% id
+  # the sequences are also needed in R to cut the `region` column from
+  # (only then: a search in place of an Arrow batch does not copy them)
+  reader$keep_sequence <- column %in% id || plan$region
   if (!is.null(out_spec)) {
     spool <- new_spool()
     on.exit(close_spool(spool), add = TRUE)
@@ -320,17 +327,8 @@ sassy_search_table <- function(con,
   searcher$output <- !is.null(out_spec)
   on.exit(cancel_chunk_search(searcher), add = TRUE, after = FALSE)
 
-  if (show_progress) {
-    cli::cli_progress_bar(
-      format = if (is.na(total)) {
-        "Searching {src$label} {cli::pb_spin} {cli::pb_current} rows | {cli::pb_elapsed}"
-      } else {
-        "Searching {src$label} {cli::pb_bar} {cli::pb_current}/{cli::pb_total} rows | ETA {cli::pb_eta}"
-      },
-      total = total,
-      clear = TRUE
-    )
-  }
+  progress <- if (show_progress) new_progress(paste("Searching", src$label), "rows", total)
+  on.exit(progress_done(progress), add = TRUE)
 
   mode <- what
   pace <- new_gc_pace()
@@ -358,7 +356,10 @@ sassy_search_table <- function(con,
       start_chunk_search(searcher, following, rows_done + chunk$n, limit_now(n_res))
     }
     piece <- if (mode == "hits") {
-      table_hits_piece(res, chunk$data, cols, rows_done, names(plan$patterns))
+      finish_table_piece(
+        table_hits_piece(res, chunk$data, cols, rows_done, names(plan$patterns)),
+        res, chunk$data, column, plan
+      )
     } else {
       table_values_piece(res, chunk$data, cols, rows_done, chunk$n, plan$patterns)
     }
@@ -397,9 +398,7 @@ sassy_search_table <- function(con,
     chunk <- following
     rm(following, res, piece)
     gc_pace_step(pace, read_bytes)
-    if (show_progress) {
-      cli::cli_progress_update(set = rows_done)
-    }
+    progress_update(progress, rows_done)
   }
   close_table_reader(reader)
 
@@ -430,6 +429,8 @@ table_search_defaults <- function() {
     max_n_frac = NULL,
     ignore_case = FALSE,
     cigar = TRUE,
+    cigar_style = cigar_styles,
+    region = FALSE,
     threads = NULL
   )
 }
@@ -798,6 +799,24 @@ table_hits_piece <- function(res, chunk, cols, offset, pattern_names = NULL) {
     out[[col]] <- hits[[col]]
   }
   out
+}
+
+# A chunk's hit columns finished as the caller asked (SAM CIGARs, the
+# matched region cut from the chunk's sequences).
+finish_table_piece <- function(piece, res, data, column, plan) {
+  if (identical(plan$cigar_style, "sam")) {
+    patterns <- if (!is.null(plan$guides)) plan$guides else plan$patterns
+    piece$cigar <- sam_cigars(new_hits(res), nchar(patterns, type = "bytes"),
+      call = rlang::caller_env())
+  }
+  if (isTRUE(plan$region)) {
+    texts <- data[[column]]
+    if (!is.character(texts)) {
+      texts <- as.character(texts)
+    }
+    piece$region <- hit_regions(new_hits(res), texts)
+  }
+  piece
 }
 
 # One chunk's counts or flags: one row per row of the chunk.

@@ -10,6 +10,10 @@
 #       duckdb_table_serial: the same with
 #       options(ducksassy.table_overlap = FALSE) (fetch, convert to R
 #       strings, search, in turn), run right after it in each repetition
+#   (c') r_search_progress: (c) with the progress bar on, as an interactive
+#       session has it (rlang_interactive = TRUE, ducksassy.progress = TRUE,
+#       shown from the start: cli.progress_show_after = 0), run right after
+#       (c) in each repetition: the cost of the progress machinery
 # Workloads: `dna`, the small read set of scaling.R (pattern
 # GACGCTCAGTAATGTGACGA, k = 2, alphabet "iupac", both strands); `ascii`,
 # dense text (random a/b letters; pattern "abba", k = 1). Each repetition
@@ -132,6 +136,12 @@ for (wn in names(workloads)) {
   search_r <- function(th) {
     sassy_search(w$texts, w$pattern, k = w$k, alphabet = w$alphabet, rc = w$rc, threads = th)
   }
+  search_r_progress <- function(th) {
+    old <- options(rlang_interactive = TRUE, ducksassy.progress = TRUE,
+                   cli.progress_show_after = 0)
+    on.exit(options(old))
+    sassy_search(w$texts, w$pattern, k = w$k, alphabet = w$alphabet, rc = w$rc, threads = th)
+  }
   search_table <- function(th, overlap = TRUE) {
     old <- options(ducksassy.table_overlap = overlap)
     on.exit(options(old))
@@ -175,6 +185,8 @@ for (wn in names(workloads)) {
       for (th in args$threads) {
         r <- timed(function() search_r(th))
         add(wn, w, "r_search", th, rep, r$elapsed, r$cpu, hit_summary(r$value))
+        r <- timed(function() search_r_progress(th))
+        add(wn, w, "r_search_progress", th, rep, r$elapsed, r$cpu, hit_summary(r$value))
       }
     }
     # (e) alternate which build goes first, so drift hits both alike

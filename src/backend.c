@@ -39,3 +39,26 @@ static void chk(void *d) {
   R_CheckUserInterrupt();
 }
 int ducksassy_check_interrupt(void) { return !(R_ToplevelExec(chk, NULL)); }
+
+/* Progress: call the R function `fn(done, total)` (R/progress.R) from Rust's
+ * poll loop on R's main thread, under R_ToplevelExec() like the interrupt
+ * check, so neither an R error nor an interrupt inside it can longjmp over
+ * Rust frames. Returns 1 when the call did not complete (an interrupt, or an
+ * error the callback did not handle): the caller then cancels the search, as
+ * the interrupt it consumed would otherwise be lost. */
+struct progress_args {
+  SEXP fn;
+  double done, total;
+};
+static void progress_call(void *d) {
+  struct progress_args *a = (struct progress_args *)d;
+  SEXP done = PROTECT(Rf_ScalarReal(a->done));
+  SEXP total = PROTECT(Rf_ScalarReal(a->total));
+  SEXP call = PROTECT(Rf_lang3(a->fn, done, total));
+  Rf_eval(call, R_GlobalEnv);
+  UNPROTECT(3);
+}
+int ducksassy_progress(SEXP fn, double done, double total) {
+  struct progress_args a = {fn, done, total};
+  return !(R_ToplevelExec(progress_call, &a));
+}

@@ -146,7 +146,7 @@ bad_input_matrix <- list(
   sassy_search = list(
     args = c(
       list(texts = quote(c(r1 = "AAAATTGAAA", r2 = "CCCATCGCCC")), patterns = quote("ATCG")),
-      search_args(cigar = quote(TRUE))
+      search_args(cigar = quote(TRUE), cigar_style = quote("sam"), region = quote(TRUE))
     ),
     ok = c(search_ok, list(
       # NA texts and empty texts are searched (no hits); any character vector
@@ -181,7 +181,7 @@ bad_input_matrix <- list(
   sassy_search_fastx = list(
     args = c(
       list(paths = quote(fq), patterns = quote("ATCG")),
-      search_args(cigar = quote(TRUE), what = quote("hits")),
+      search_args(cigar = quote(TRUE), cigar_style = quote("sam"), region = quote(TRUE), what = quote("hits")),
       list(BPPARAM = NULL)
     ),
     ok = c(search_ok, list(
@@ -269,6 +269,7 @@ bad_input_matrix <- list(
       guides = quote(guide), texts = quote(c(chr1 = genome)), k = quote(1L),
       pam_length = quote(3L), allow_pam_edits = quote(FALSE),
       max_n_frac = quote(0.2), rc = quote(TRUE), cigar = quote(TRUE),
+      cigar_style = quote("sam"), region = quote(TRUE),
       threads = quote(1L)
     ),
     ok = list(
@@ -283,6 +284,7 @@ bad_input_matrix <- list(
       paths = quote(fa), guides = quote(guide), k = quote(1L),
       pam_length = quote(3L), allow_pam_edits = quote(FALSE),
       max_n_frac = quote(0.2), rc = quote(TRUE), cigar = quote(TRUE),
+      cigar_style = quote("sam"), region = quote(TRUE),
       threads = quote(1L), BPPARAM = NULL
     ),
     ok = list(
@@ -304,6 +306,7 @@ bad_input_matrix <- list(
       k = quote(1L), column = quote("sequence"), id = quote("id"),
       pam_length = quote(3L), allow_pam_edits = quote(FALSE),
       max_n_frac = quote(0.2), rc = quote(TRUE), cigar = quote(TRUE),
+      cigar_style = quote("sam"), region = quote(TRUE),
       threads = quote(1L), chunk_rows = quote(1L), output = quote("crispr_out"),
       BPPARAM = NULL
     ),

@@ -48,7 +48,14 @@ expected_from_texts <- function(texts, names, ...) {
   hits <- sassy_search(texts, ...)
   cols <- list(record = hits$record, name = names[hits$record])
   for (col in setdiff(names(hits), c("record", "name"))) cols[[col]] <- hits[[col]]
-  structure(cols, class = "data.frame", row.names = .set_row_names(nrow(hits)))
+  out <- structure(cols, class = "data.frame", row.names = .set_row_names(nrow(hits)))
+  # the lengths of the records with hits, in record order, which file hit
+  # tables carry for as_granges()'s seqinfo
+  rec <- unique(hits$record)
+  if (length(rec) > 0L) {
+    attr(out, "seqlengths") <- stats::setNames(as.double(nchar(texts[rec])), names[rec])
+  }
+  out
 }
 
 make_bad <- function(bytes, ext = ".fq") {
@@ -163,15 +170,18 @@ test_that("several files add a file column and restart record numbers", {
   one <- sassy_search_fastx(reads_fq, fastx_patterns, k = 1)
   two <- sassy_search_fastx(lambda_fa, fastx_patterns, k = 1)
   expect_identical(got$file, rep(c(reads_fq, lambda_fa, reads_fq), c(nrow(one), nrow(two), nrow(one))))
+  # (the record lengths, for seqinfo, are those of all files together)
   strip <- function(x) {
     x$file <- NULL
     rownames(x) <- NULL
+    attr(x, "seqlengths") <- NULL
     x
   }
-  expect_identical(strip(got[got$file == lambda_fa, ]), two)
+  expect_identical(strip(got[got$file == lambda_fa, ]), strip(two))
   n1 <- nrow(one)
-  expect_identical(strip(got[seq_len(n1), ]), one)
-  expect_identical(strip(got[nrow(got) - rev(seq_len(n1)) + 1L, ]), one)
+  expect_identical(strip(got[seq_len(n1), ]), strip(one))
+  expect_identical(strip(got[nrow(got) - rev(seq_len(n1)) + 1L, ]), strip(one))
+  expect_identical(attr(got, "seqlengths"), c(attr(one, "seqlengths"), attr(two, "seqlengths")))
   cnt <- sassy_search_fastx(c(reads_fq, lambda_fa), "ACGTT", what = "count")
   expect_identical(names(cnt), c("file", "record", "name", "pattern_1"))
   expect_identical(cnt$record, c(1:200, 1:3))

@@ -25,8 +25,9 @@ fn ds_crispr(
     cigar: bool,
     threads: i32,
     max_hits: f64,
+    progress: Robj,
 ) -> Robj {
-    crate::guard(|| match search_texts(texts, guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits) {
+    crate::guard(|| match search_texts(texts, guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits, &progress) {
         Ok(r) => r,
         Err(e) => {
             if matches!(e, CoreError::Interrupted | CoreError::TooManyHits { .. }) {
@@ -59,11 +60,13 @@ fn ds_crispr_fastx(
     batch_records: f64,
     skip: f64,
     n_records: f64,
+    region: bool,
+    progress: Robj,
 ) -> Robj {
     crate::guard(|| {
         let plan = crispr_plan(&guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits);
         let found = plan.and_then(|plan| Ok((plan, crate::fastx::record_range(skip, n_records)?)));
-        match found.map_err(FastxError::from).and_then(|(plan, range)| search_files(&plan, &paths, range, cigar, batch_bytes, batch_records)) {
+        match found.map_err(FastxError::from).and_then(|(plan, range)| search_files(&plan, &paths, range, cigar, batch_bytes, batch_records, region, &progress)) {
             Ok(r) => r,
             Err(e) => {
                 if matches!(e, FastxError::Core(CoreError::Interrupted | CoreError::TooManyHits { .. })) {
@@ -87,11 +90,13 @@ fn search_texts(
     cigar: bool,
     threads: i32,
     max_hits: f64,
+    progress: &Robj,
 ) -> std::result::Result<Robj, CoreError> {
     let texts = crate::borrow_strings(&texts, "texts")?;
     let plan = crispr_plan(&guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits)?;
     let ctl = Control::new();
-    let mut poll = || unsafe { crate::ducksassy_check_interrupt() != 0 };
+    let mut progress = crate::progress::Progress::new(progress);
+    let mut poll = || progress.poll(|| crate::progress::bytes_searched(&ctl));
     match run(&plan, &texts, &ctl, Some(&mut poll))? {
         Output::Hits(bufs) => {
             let r = crate::hits_to_r(&bufs, cigar);
@@ -102,6 +107,7 @@ fn search_texts(
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn search_files(
     plan: &SearchPlan,
     paths: &Robj,
@@ -109,12 +115,16 @@ fn search_files(
     cigar: bool,
     batch_bytes: f64,
     batch_records: f64,
+    region: bool,
+    progress: &Robj,
 ) -> std::result::Result<Robj, FastxError> {
     let paths = crate::fastx::path_strings(paths, "paths")?;
     let size = crate::fastx::batch_size(batch_bytes, batch_records, plan.threads);
     let ctl = Control::new();
-    let mut poll = || unsafe { crate::ducksassy_check_interrupt() != 0 };
-    match fastx::search_range(plan, &paths, range, size, &ctl, &mut poll)? {
+    let total = crate::progress::files_size(&paths);
+    let mut progress = crate::progress::Progress::new(progress);
+    let mut poll = || progress.poll(|| crate::progress::file_bytes_read(&ctl, total));
+    match fastx::search_regions(plan, &paths, range, size, region, &ctl, &mut poll)? {
         SearchOutput::Hits(h) => {
             let r = crate::fastx::hits_to_r(&h, cigar);
             ducksassy_core::hits::recycle(h.bufs);

@@ -39,6 +39,8 @@ fn ds_fastx_search(
     batch_records: f64,
     skip: f64,
     n_records: f64,
+    region: bool,
+    progress: Robj,
 ) -> Robj {
     crate::guard(|| fastx_result((|| -> Result<Robj, FastxError> {
         let mode = Mode::parse(mode)?;
@@ -46,8 +48,10 @@ fn ds_fastx_search(
         let paths = path_strings(&paths, "paths")?;
         let range = record_range(skip, n_records)?;
         let ctl = Control::new();
-        let mut poll = || unsafe { crate::ducksassy_check_interrupt() != 0 };
-        let out = fastx::search_range(&plan, &paths, range, batch_size(batch_bytes, batch_records, plan.threads), &ctl, &mut poll)?;
+        let total = crate::progress::files_size(&paths);
+        let mut progress = crate::progress::Progress::new(&progress);
+        let mut poll = || progress.poll(|| crate::progress::file_bytes_read(&ctl, total));
+        let out = fastx::search_regions(&plan, &paths, range, batch_size(batch_bytes, batch_records, plan.threads), region, &ctl, &mut poll)?;
         Ok(match out {
             SearchOutput::Hits(h) => {
                 let r = hits_to_r(&h, cigar);
@@ -79,13 +83,16 @@ fn ds_fastx_filter(
     gzip: bool,
     batch_bytes: f64,
     batch_records: f64,
+    progress: Robj,
 ) -> Robj {
     crate::guard(|| fastx_result((|| -> Result<Robj, FastxError> {
         let plan = crate::make_plan(&patterns, k, alphabet, ignore_case, rc, false, overhang, max_n_frac, false, threads, Mode::Contains, f64::NAN)?;
         let path = one_path(&path, "path")?;
         let output = one_path(&output, "output")?;
         let ctl = Control::new();
-        let mut poll = || unsafe { crate::ducksassy_check_interrupt() != 0 };
+        let total = crate::progress::files_size(std::slice::from_ref(&path));
+        let mut progress = crate::progress::Progress::new(&progress);
+        let mut poll = || progress.poll(|| crate::progress::file_bytes_read(&ctl, total));
         let c = fastx::filter(&plan, &path, &output, gzip, invert, batch_size(batch_bytes, batch_records, plan.threads), &ctl, &mut poll)?;
         let mut v = Doubles::from_values([c.read as f64, c.written as f64]);
         v.set_names(["read", "written"]).map_err(|e| CoreError::Internal(e.to_string()))?;
@@ -253,7 +260,8 @@ fn ints_r(n: usize, mut f: impl FnMut(usize) -> i32) -> Robj {
 }
 
 /// Hit columns (converted to 1-based in the main binding's `hits_to_r`), the
-/// 1-based file index and the record name of each hit.
+/// 1-based file index, the record name and length of each hit, and (`NULL`
+/// unless captured) the matched region of each hit.
 pub(crate) fn hits_to_r(h: &FastxHits, cigar: bool) -> Result<Robj, FastxError> {
     let n = h.len();
     let cols = crate::hits_to_r(&h.bufs, cigar);
@@ -275,9 +283,19 @@ pub(crate) fn hits_to_r(h: &FastxHits, cigar: bool) -> Result<Robj, FastxError> 
     if next_name != h.names.len() {
         return Err(CoreError::Internal(format!("{} record names for {} records with hits", h.names.len(), next_name)).into());
     }
+    if h.lengths.len() != h.names.len() {
+        return Err(CoreError::Internal("record lengths and names disagree".into()).into());
+    }
     let file = ints_r(n, |i| file[i]);
     let name = strings_r(n, |i| Some(h.names.get(name_idx[i])));
-    Ok(list!(hits = cols, file = file, name = name).into())
+    let length = Doubles::from_values(name_idx.iter().map(|&j| h.lengths[j] as f64));
+    let region = if h.bufs.iter().all(|b| b.is_empty() || b.has_region()) && h.bufs.iter().any(|b| b.has_region()) {
+        let rows: Vec<&[u8]> = h.bufs.iter().flat_map(|b| (0..b.len()).map(move |i| b.region(i))).collect();
+        strings_r(n, |i| Some(rows[i]))
+    } else {
+        Robj::from(())
+    };
+    Ok(list!(hits = cols, file = file, name = name, length = length, region = region).into())
 }
 
 /// The number of records of each file (doubles), the name of each record,

@@ -3,8 +3,10 @@
 //! CHARSXPs (no copy); R objects are only touched on this (R's main) thread.
 
 mod arrow;
+mod cigar;
 mod crispr;
 mod fastx;
+mod progress;
 
 use ducksassy_core::{run, Alphabet, Control, CoreError, HitBuffer, Mode, Output, SearchOptions, SearchPlan};
 use extendr_api::prelude::*;
@@ -36,8 +38,9 @@ fn ds_search(
     threads: i32,
     mode: &str,
     max_hits: f64,
+    progress: Robj,
 ) -> Robj {
-    guard(|| match search(texts, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits) {
+    guard(|| match search(texts, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits, &progress) {
         Ok(r) => r,
         Err(e) => {
             if matches!(e, CoreError::Interrupted | CoreError::TooManyHits { .. }) {
@@ -139,12 +142,14 @@ fn search(
     threads: i32,
     mode: &str,
     max_hits: f64,
+    progress: &Robj,
 ) -> std::result::Result<Robj, CoreError> {
     test_panic(mode, threads)?;
     let plan = make_plan(&patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, Mode::parse(mode)?, max_hits)?;
     let texts = borrow_strings(&texts, "texts")?;
     let ctl = Control::new();
-    let mut poll = || unsafe { ducksassy_check_interrupt() != 0 };
+    let mut progress = progress::Progress::new(progress);
+    let mut poll = || progress.poll(|| progress::bytes_searched(&ctl));
     let out = run(&plan, &texts, &ctl, Some(&mut poll))?;
     Ok(output_to_r(out, &plan))
 }
@@ -334,6 +339,7 @@ fn error_value(e: &CoreError) -> Robj {
 extendr_module! {
     mod ducksassy;
     use arrow;
+    use cigar;
     use crispr;
     use fastx;
     fn ds_search;

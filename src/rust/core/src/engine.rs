@@ -44,6 +44,12 @@ pub struct Control {
     pub cancel: AtomicBool,
     /// Text bytes searched so far (updated per task).
     pub done_bytes: AtomicU64,
+    /// What `done_bytes` reaches when the last `run()` call on this control
+    /// finishes (its tasks' bytes), for progress bars; set by `run()`.
+    pub total_bytes: AtomicU64,
+    /// File bytes read so far (compressed bytes for compressed files), for
+    /// the progress of file searches; counted by the FASTX reader.
+    pub read_bytes: AtomicU64,
     /// Hits produced and held so far (updated after every sassy call that
     /// found some), against `max_hits`. After a limit error it tells how many
     /// hits were held when the workers stopped.
@@ -167,6 +173,9 @@ pub fn run(
     let lanes = crate::lanes::lane_groups(plan);
     let tasks = plan_tasks(plan, texts);
     let work = work_estimate(plan, &tasks);
+    // progress: done_bytes counts from here to this total
+    ctl.done_bytes.store(0, Relaxed);
+    ctl.total_bytes.store(tasks.iter().map(|t| t.bytes).sum(), Relaxed);
 
     let job = || -> Vec<Result<Sink, CoreError>> {
         tasks.par_iter().enumerate().map(|(ti, t)| run_task(plan, &enc, &lanes, texts, t, ti, ctl)).collect()

@@ -285,7 +285,8 @@ pub fn stream(
     let stop_ref = &stop;
     std::thread::scope(|s| {
         let (tx, rx) = crossbeam_channel::bounded::<reader::Msg>(CHANNEL_CAPACITY);
-        s.spawn(move || reader::read_all(paths, opts, &tx, stop_ref));
+        let read = &ctl.read_bytes;
+        s.spawn(move || reader::read_all(paths, opts, &tx, stop_ref, read));
         let mut consume = || -> Result<(), FastxError> {
             let mut last_poll = Instant::now();
             loop {
@@ -325,6 +326,9 @@ pub struct FastxHits {
     /// The name of each record that has hits, in hit order: one entry per
     /// change of (file, record) along the hits.
     pub names: Column,
+    /// The length of each record that has hits, parallel to `names` (for
+    /// `seqinfo` in R).
+    pub lengths: Vec<u64>,
 }
 
 impl FastxHits {
@@ -378,6 +382,21 @@ pub fn search_range(
     ctl: &Control,
     poll: &mut dyn FnMut() -> bool,
 ) -> Result<SearchOutput, FastxError> {
+    search_regions(plan, paths, range, size, false, ctl, poll)
+}
+
+/// [`search_range`], and with `region` each hit's matched text region
+/// (forward strand, `seq[start..end]`) kept in the hit buffers' region
+/// column, captured here while the record is in memory.
+pub fn search_regions(
+    plan: &SearchPlan,
+    paths: &[String],
+    range: RecordRange,
+    size: BatchSize,
+    region: bool,
+    ctl: &Control,
+    poll: &mut dyn FnMut() -> bool,
+) -> Result<SearchOutput, FastxError> {
     let mut opts = ReadOptions::new(size, Keep { header: HeaderKeep::Name, ..Default::default() });
     opts.skip = range.skip;
     opts.n_max = range.n;
@@ -399,10 +418,20 @@ pub fn search_range(
                         crate::hits::recycle(vec![b]);
                         continue;
                     }
+                    if region {
+                        for i in 0..b.len() {
+                            let seq = batch.seq.get(b.record[i] as usize);
+                            // overhang hits may reach past the text: clamp
+                            let end = (b.end[i] as usize).min(seq.len());
+                            let start = (b.start[i] as usize).min(end);
+                            b.push_region(&seq[start..end]);
+                        }
+                    }
                     for r in b.record.iter_mut() {
                         let local = *r;
                         if last != Some(local) {
                             hits.names.push(batch.name(local as usize));
+                            hits.lengths.push(batch.seq.get(local as usize).len() as u64);
                             last = Some(local);
                         }
                         // fits: batch.first + nb <= MAX_RECORDS

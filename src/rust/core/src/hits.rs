@@ -20,6 +20,12 @@ pub struct HitBuffer {
     pub cigar_bytes: Vec<u8>,
     /// End offset of each row's CIGAR in `cigar_bytes` (empty if CIGARs are off).
     pub cigar_ends: Vec<usize>,
+    /// Optional column: the matched text region of each row (forward
+    /// strand, `text[start..end]`), captured where the text is not in R
+    /// (files); row `i`'s is `region_bytes[region_ends[i-1]..region_ends[i]]`.
+    /// Empty unless asked for (`push_region`).
+    pub region_bytes: Vec<u8>,
+    pub region_ends: Vec<usize>,
 }
 
 /// One hit, with its position in the text's forward coordinates.
@@ -57,6 +63,29 @@ impl HitBuffer {
         self.minus.clear();
         self.cigar_bytes.clear();
         self.cigar_ends.clear();
+        self.region_bytes.clear();
+        self.region_ends.clear();
+    }
+
+    /// Append the region of the next row without one (rows get their
+    /// regions in order, after `push_match`).
+    pub fn push_region(&mut self, region: &[u8]) {
+        self.region_bytes.extend_from_slice(region);
+        self.region_ends.push(self.region_bytes.len());
+    }
+
+    /// Whether every row has its region.
+    pub fn has_region(&self) -> bool {
+        self.region_ends.len() == self.record.len() && !self.record.is_empty()
+    }
+
+    /// Region of row `i` (empty when regions were not kept).
+    pub fn region(&self, i: usize) -> &[u8] {
+        if self.region_ends.len() != self.record.len() {
+            return &[];
+        }
+        let from = if i == 0 { 0 } else { self.region_ends[i - 1] };
+        &self.region_bytes[from..self.region_ends[i]]
     }
 
     pub fn has_cigar(&self) -> bool {
@@ -119,6 +148,9 @@ impl HitBuffer {
         self.minus.extend_from_slice(&other.minus);
         self.cigar_bytes.extend_from_slice(&other.cigar_bytes);
         self.cigar_ends.extend(other.cigar_ends.iter().map(|e| e + base));
+        let base = self.region_bytes.len();
+        self.region_bytes.extend_from_slice(&other.region_bytes);
+        self.region_ends.extend(other.region_ends.iter().map(|e| e + base));
     }
 
     /// Append row `i` of `other`.
@@ -134,6 +166,9 @@ impl HitBuffer {
         if other.cigar_ends.len() == other.record.len() {
             self.cigar_bytes.extend_from_slice(other.cigar(i));
             self.cigar_ends.push(self.cigar_bytes.len());
+        }
+        if other.region_ends.len() == other.record.len() {
+            self.push_region(other.region(i));
         }
     }
 
@@ -192,6 +227,8 @@ impl HitBuffer {
             + self.minus.capacity()
             + self.cigar_bytes.capacity()
             + std::mem::size_of::<usize>() * self.cigar_ends.capacity()
+            + self.region_bytes.capacity()
+            + std::mem::size_of::<usize>() * self.region_ends.capacity()
     }
 }
 

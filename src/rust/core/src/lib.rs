@@ -15,6 +15,7 @@
 //! Coordinates stay 0-based, end-exclusive here, as sassy reports them.
 
 pub mod arrow;
+pub mod cigar;
 pub mod background;
 pub mod crispr;
 pub mod engine;

@@ -4,17 +4,19 @@
 use super::{Batch, FastxError, Format, HeaderKeep, ParseKind, ReadOptions};
 use crossbeam_channel::Sender;
 use needletail::parser::{LineEnding, SequenceRecord};
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::io::Read;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 /// What travels from the reader to the consumer.
 pub(crate) type Msg = Result<Batch, FastxError>;
 
 /// Read every file in turn; stop at the first error (sent as the last
-/// message), when `stop` is set, or when the receiver is gone.
-pub(crate) fn read_all(paths: &[String], opts: &ReadOptions, tx: &Sender<Msg>, stop: &AtomicBool) {
+/// message), when `stop` is set, or when the receiver is gone. `read` counts
+/// the file bytes read (before decompression), for progress bars.
+pub(crate) fn read_all(paths: &[String], opts: &ReadOptions, tx: &Sender<Msg>, stop: &AtomicBool, read: &AtomicU64) {
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         for (fi, path) in paths.iter().enumerate() {
-            match read_file(fi, path, opts, tx, stop) {
+            match read_file(fi, path, opts, tx, stop, read) {
                 Ok(true) => {}
                 Ok(false) => return,
                 Err(e) => {
@@ -35,13 +37,14 @@ pub(crate) fn read_all(paths: &[String], opts: &ReadOptions, tx: &Sender<Msg>, s
 }
 
 /// Read one file; `Ok(false)` when the consumer is gone or asked to stop.
-fn read_file(fi: usize, path: &str, opts: &ReadOptions, tx: &Sender<Msg>, stop: &AtomicBool) -> Result<bool, FastxError> {
+fn read_file(fi: usize, path: &str, opts: &ReadOptions, tx: &Sender<Msg>, stop: &AtomicBool, read: &AtomicU64) -> Result<bool, FastxError> {
     let file = std::fs::File::open(path).map_err(|e| FastxError::open(path, &e))?;
     if file.metadata().map(|m| m.is_dir()).unwrap_or(false) {
         return Err(FastxError::Open { path: path.to_string(), message: "it is a directory".into() });
     }
     // decompressed here, not by needletail, so FASTA can be closed with line
     // breaks (see decompress.rs); needletail then sees plain text
+    let file = Counted { inner: file, read };
     let plain = super::decompress::plain_text(file).map_err(|e| FastxError::parse(path, &e.into(), 0))?;
     let mut batch = Batch::new(fi, 0);
     if plain.empty {
@@ -220,5 +223,20 @@ mod tests {
         out.clear();
         strip_line_breaks(b"ACGT", &mut out);
         assert_eq!(out, b"ACGT");
+    }
+}
+
+/// A reader that adds the bytes it reads to a shared counter (one relaxed
+/// add per read of the decompressor's or parser's buffer: no measurable cost).
+struct Counted<'a, R> {
+    inner: R,
+    read: &'a AtomicU64,
+}
+
+impl<R: Read> Read for Counted<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read.fetch_add(n as u64, Relaxed);
+        Ok(n)
     }
 }
