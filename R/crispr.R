@@ -33,6 +33,13 @@
 #' fraction `max_n_frac` of `N` letters: a run of `N` in an assembly matches
 #' any guide, and is dropped by the default `0.2`.
 #'
+#' With `indels = FALSE` only mismatches count, as in Cas-OFFinder: the
+#' spacer is placed on the `nchar(spacer)` letters just before the PAM with
+#' at most `k` mismatches (the PAM still matched exactly), or with
+#' `allow_pam_edits = TRUE` the whole guide on `nchar(guide)` letters with
+#' at most `k` mismatches, PAM included. Each placement is one hit, `cost`
+#' its mismatches and the `cigar` only `=` and `X`.
+#'
 #' Every qualifying end position is reported, not only the best one of a
 #' site, as sassy's own `crispr` command does (a site followed by `AGGG`
 #' gives a hit of cost 0 ending after `AGG` and one of cost 1 ending after
@@ -100,6 +107,8 @@
 #' @param cigar Return the alignment as a CIGAR string (`TRUE`, default);
 #'   `FALSE` gives `NA` and saves time and memory.
 #' @param threads Number of worker threads; see [sassy_threads()].
+#' @param indels `TRUE` (default): `k` counts substitutions, insertions and
+#'   deletions. `FALSE`: mismatches only (see *What counts as a hit*).
 #'
 #' @return A data frame with one row per hit, ordered by `record`, `guide`,
 #'   `start`, `end` and `strand`, the same on any number of threads:
@@ -154,11 +163,12 @@ sassy_crispr <- function(guides,
                          max_n_frac = 0.2,
                          rc = TRUE,
                          cigar = TRUE,
-                         threads = sassy_threads()) {
+                         threads = sassy_threads(),
+                         indels = TRUE) {
   call <- rlang::current_env()
   plan <- new_crispr_plan(
     guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads,
-    call = call
+    indels = indels, call = call
   )
   plan$texts <- check_texts(texts, call = call)
   cols <- if (is_xstringset(plan$texts)) {
@@ -187,12 +197,13 @@ sassy_crispr_fastx <- function(paths,
                                rc = TRUE,
                                cigar = TRUE,
                                threads = sassy_threads(),
-                               BPPARAM = NULL) {
+                               BPPARAM = NULL,
+                               indels = TRUE) {
   call <- rlang::current_env()
   paths <- check_fastx_paths(paths, "paths", call = call)
   plan <- new_crispr_plan(
     guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads,
-    call = call
+    indels = indels, call = call
   )
   if (!is.null(BPPARAM)) {
     return(shard_fastx(paths, plan, "crispr", BPPARAM, call = call))
@@ -212,7 +223,8 @@ sassy_crispr_fastx <- function(paths,
     size[["bytes"]],
     size[["records"]],
     0, # every record: skip none, read to the end
-    NaN
+    NaN,
+    plan_indels(plan)
   )
   res <- fastx_result(res, "paths", paths, call = call)
   new_crispr_hits(new_fastx_hits(res, paths, call = call))
@@ -240,13 +252,14 @@ sassy_crispr_table <- function(con,
                                threads = sassy_threads(),
                                chunk_rows = 100000L,
                                output = NULL,
-                               BPPARAM = NULL) {
+                               BPPARAM = NULL,
+                               indels = TRUE) {
   call <- rlang::current_env()
   check_dbi_installed(call = call)
   check_connection(con, call = call)
   plan <- new_crispr_plan(
     guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads,
-    call = call
+    indels = indels, call = call
   )
   column <- check_column_name(column, call = call)
   id <- check_id(id, call = call)
@@ -260,7 +273,7 @@ sassy_crispr_table <- function(con,
       search_args = list(
         guides = guides, k = k, pam_length = pam_length,
         allow_pam_edits = allow_pam_edits, max_n_frac = max_n_frac, rc = rc,
-        cigar = cigar, threads = plan$threads
+        cigar = cigar, threads = plan$threads, indels = plan$indels
       ),
       hits = TRUE, call = call
     ))
@@ -294,7 +307,8 @@ sassy_crispr_table <- function(con,
     limit <- if (is.null(out_spec)) max_hits - n_out else max_hits
     res <- ds_crispr(
       plan$texts, plan$guides, plan$k, plan$pam_length, plan$allow_pam_edits,
-      plan$max_n_frac, plan$rc, plan$cigar, plan$threads, as.double(limit)
+      plan$max_n_frac, plan$rc, plan$cigar, plan$threads, as.double(limit),
+      plan_indels(plan)
     )
     res <- crispr_table_result(res, rows_done, column, max_hits, call)
     piece <- table_hits_piece(res, chunk, cols, rows_done)
@@ -371,7 +385,7 @@ crispr_table_result <- function(res, offset, column, max_hits, call) {
 #' Check every CRISPR argument
 #' @noRd
 new_crispr_plan <- function(guides, k, pam_length, allow_pam_edits,
-                            max_n_frac, rc, cigar, threads,
+                            max_n_frac, rc, cigar, threads, indels = TRUE,
                             call = rlang::caller_env()) {
   # `k` has no default: missing() sees through the callers' promises
   if (missing(k)) {
@@ -397,7 +411,8 @@ new_crispr_plan <- function(guides, k, pam_length, allow_pam_edits,
     max_n_frac = max_n_frac,
     rc = check_flag(rc, "rc", call = call),
     cigar = check_flag(cigar, "cigar", call = call),
-    threads = check_threads(threads, call = call)
+    threads = check_threads(threads, call = call),
+    indels = check_flag(indels, "indels", call = call)
   )
 }
 
@@ -547,7 +562,8 @@ run_crispr <- function(plan, record_offset = 0L, call = rlang::caller_env()) {
     plan$rc,
     plan$cigar,
     plan$threads,
-    max_hits_option(call = call)
+    max_hits_option(call = call),
+    plan_indels(plan)
   )
   rust_result(offset_rust_error(res, record_offset), call = call)
 }

@@ -4,8 +4,8 @@
 # by hand (run `make wrappers` after changing the entry points).
 # Never exported: the user-facing functions check their arguments in R first.
 
-ds_search <- function(texts, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits) {
-  .Call(wrap__ds_search, texts, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits)
+ds_search <- function(texts, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits, indels) {
+  .Call(wrap__ds_search, texts, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits, indels)
 }
 
 ds_sassy_version <- function() {
@@ -16,8 +16,8 @@ ds_rust_simd <- function() {
   .Call(wrap__ds_rust_simd)
 }
 
-ds_table_submit <- function(seq, column, format, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits) {
-  .Call(wrap__ds_table_submit, seq, column, format, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits)
+ds_table_submit <- function(seq, column, format, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits, indels) {
+  .Call(wrap__ds_table_submit, seq, column, format, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits, indels)
 }
 
 ds_table_collect <- function(handle) {
@@ -32,20 +32,20 @@ ds_table_live_jobs <- function() {
   .Call(wrap__ds_table_live_jobs)
 }
 
-ds_crispr <- function(texts, guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits) {
-  .Call(wrap__ds_crispr, texts, guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits)
+ds_crispr <- function(texts, guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits, indels) {
+  .Call(wrap__ds_crispr, texts, guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits, indels)
 }
 
-ds_crispr_fastx <- function(paths, guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits, batch_bytes, batch_records, skip, n_records) {
-  .Call(wrap__ds_crispr_fastx, paths, guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits, batch_bytes, batch_records, skip, n_records)
+ds_crispr_fastx <- function(paths, guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits, batch_bytes, batch_records, skip, n_records, indels) {
+  .Call(wrap__ds_crispr_fastx, paths, guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits, batch_bytes, batch_records, skip, n_records, indels)
 }
 
-ds_fastx_search <- function(paths, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits, batch_bytes, batch_records, skip, n_records) {
-  .Call(wrap__ds_fastx_search, paths, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits, batch_bytes, batch_records, skip, n_records)
+ds_fastx_search <- function(paths, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits, batch_bytes, batch_records, skip, n_records, indels) {
+  .Call(wrap__ds_fastx_search, paths, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits, batch_bytes, batch_records, skip, n_records, indels)
 }
 
-ds_fastx_filter <- function(path, output, patterns, k, alphabet, ignore_case, rc, overhang, max_n_frac, threads, invert, gzip, batch_bytes, batch_records) {
-  .Call(wrap__ds_fastx_filter, path, output, patterns, k, alphabet, ignore_case, rc, overhang, max_n_frac, threads, invert, gzip, batch_bytes, batch_records)
+ds_fastx_filter <- function(path, output, patterns, k, alphabet, ignore_case, rc, overhang, max_n_frac, threads, invert, gzip, batch_bytes, batch_records, indels) {
+  .Call(wrap__ds_fastx_filter, path, output, patterns, k, alphabet, ignore_case, rc, overhang, max_n_frac, threads, invert, gzip, batch_bytes, batch_records, indels)
 }
 
 ds_fastx_read <- function(path, n_max, batch_bytes, batch_records) {

@@ -206,13 +206,14 @@ sassy_search_fastx <- function(paths,
                                cigar = TRUE,
                                threads = sassy_threads(),
                                what = c("hits", "count", "contains"),
-                               BPPARAM = NULL) {
+                               BPPARAM = NULL,
+                               indels = TRUE) {
   call <- rlang::current_env()
   paths <- check_fastx_paths(paths, "paths", call = call)
   plan <- new_search_plan(
     character(), patterns, k, alphabet, rc, all_endpoints, overhang,
     max_n_frac, ignore_case, cigar, threads,
-    call = call
+    indels = indels, call = call
   )
   what <- check_what(what, call = call)
   if (!is.null(BPPARAM)) {
@@ -236,7 +237,8 @@ sassy_search_fastx <- function(paths,
     size[["bytes"]],
     size[["records"]],
     0, # every record: skip none, read to the end
-    NaN
+    NaN,
+    plan_indels(plan)
   )
   res <- fastx_result(res, "paths", paths, call = call)
   if (what == "hits") {
@@ -258,14 +260,15 @@ sassy_filter_fastx <- function(path,
                                overhang = NULL,
                                max_n_frac = NULL,
                                ignore_case = FALSE,
-                               threads = sassy_threads()) {
+                               threads = sassy_threads(),
+                               indels = TRUE) {
   call <- rlang::current_env()
   path <- check_fastx_paths(path, "path", single = TRUE, call = call)
   output <- check_fastx_output(output, path, call = call)
   plan <- new_search_plan(
     character(), patterns, k, alphabet, rc, FALSE, overhang, max_n_frac,
     ignore_case, FALSE, threads,
-    call = call
+    indels = indels, call = call
   )
   invert <- check_flag(invert, "invert", call = call)
   size <- fastx_batch_size(call = call)
@@ -283,7 +286,8 @@ sassy_filter_fastx <- function(path,
     invert,
     grepl("\\.gz$", output, ignore.case = TRUE),
     size[["bytes"]],
-    size[["records"]]
+    size[["records"]],
+    plan_indels(plan)
   )
   res <- fastx_result(res, "path", path, output = output, call = call)
   if (!is.double(res) || length(res) != 2L) {

@@ -484,14 +484,16 @@ shard_fastx_work <- function(shard, args) {
     ds_crispr_fastx(
       shard$full, plan$guides, plan$k, plan$pam_length, plan$allow_pam_edits,
       plan$max_n_frac, plan$rc, plan$cigar, plan$threads, args$max_hits,
-      size[["bytes"]], size[["records"]], shard$skip, shard$n
+      size[["bytes"]], size[["records"]], shard$skip, shard$n,
+      plan_indels(plan)
     )
   } else {
     ds_fastx_search(
       shard$full, plan$patterns, plan$k, plan$alphabet, plan$ignore_case,
       plan$rc, plan$all_endpoints, na_as_nan(plan$overhang),
       na_as_nan(plan$max_n_frac), plan$cigar, plan$threads, args$what,
-      args$max_hits, size[["bytes"]], size[["records"]], shard$skip, shard$n
+      args$max_hits, size[["bytes"]], size[["records"]], shard$skip, shard$n,
+      plan_indels(plan)
     )
   }
   if (inherits(res, "ducksassy_rust_error") && identical(res$path, shard$full)) {

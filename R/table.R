@@ -157,7 +157,8 @@
 #'   [sassy_contains()].
 #' @param ... Search arguments of [sassy_search()], by name: `alphabet`,
 #'   `rc`, `all_endpoints`, `overhang`, `max_n_frac`, `ignore_case`, `cigar`
-#'   (hits only) and `threads`, with the same defaults and meaning. Any
+#'   (hits only), `threads` and `indels`, with the same defaults and
+#'   meaning. Any
 #'   other argument is an error.
 #' @param chunk_rows Number of rows read and searched at a time, a whole
 #'   number `>= 1`. Default `100000`; values above 1,000,000 read 1,000,000
@@ -269,7 +270,7 @@ sassy_search_table <- function(con,
     character(), patterns, k, args$alphabet, args$rc, args$all_endpoints,
     args$overhang, args$max_n_frac, args$ignore_case, args$cigar,
     args$threads,
-    call = call
+    indels = args$indels, call = call
   )
   what <- check_what(what, call = call)
   if (what != "hits") {
@@ -427,7 +428,8 @@ table_search_defaults <- function() {
     max_n_frac = NULL,
     ignore_case = FALSE,
     cigar = TRUE,
-    threads = NULL
+    threads = NULL,
+    indels = TRUE
   )
 }
 
@@ -680,7 +682,7 @@ start_chunk_search <- function(searcher, chunk, offset, limit) {
     if (is.null(batch)) "" else batch$format,
     plan$patterns, plan$k, plan$alphabet, plan$ignore_case, plan$rc,
     plan$all_endpoints, na_as_nan(plan$overhang), na_as_nan(plan$max_n_frac),
-    plan$cigar, plan$threads, searcher$mode, searcher$limit
+    plan$cigar, plan$threads, searcher$mode, searcher$limit, plan_indels(plan)
   )
   if (inherits(job, "ducksassy_rust_error")) {
     # nothing is running; the error is the chunk's

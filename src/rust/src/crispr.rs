@@ -25,8 +25,9 @@ fn ds_crispr(
     cigar: bool,
     threads: i32,
     max_hits: f64,
+    indels: bool,
 ) -> Robj {
-    crate::guard(|| match search_texts(texts, guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits) {
+    crate::guard(|| match search_texts(texts, guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits, indels) {
         Ok(r) => r,
         Err(e) => {
             if matches!(e, CoreError::Interrupted | CoreError::TooManyHits { .. }) {
@@ -59,9 +60,10 @@ fn ds_crispr_fastx(
     batch_records: f64,
     skip: f64,
     n_records: f64,
+    indels: bool,
 ) -> Robj {
     crate::guard(|| {
-        let plan = crispr_plan(&guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits);
+        let plan = crispr_plan(&guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits, indels);
         let found = plan.and_then(|plan| Ok((plan, crate::fastx::record_range(skip, n_records)?)));
         match found.map_err(FastxError::from).and_then(|(plan, range)| search_files(&plan, &paths, range, cigar, batch_bytes, batch_records)) {
             Ok(r) => r,
@@ -87,9 +89,10 @@ fn search_texts(
     cigar: bool,
     threads: i32,
     max_hits: f64,
+    indels: bool,
 ) -> std::result::Result<Robj, CoreError> {
     let texts = crate::borrow_strings(&texts, "texts")?;
-    let plan = crispr_plan(&guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits)?;
+    let plan = crispr_plan(&guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits, indels)?;
     let ctl = Control::new();
     let mut poll = || unsafe { crate::ducksassy_check_interrupt() != 0 };
     match run(&plan, &texts, &ctl, Some(&mut poll))? {
@@ -138,6 +141,7 @@ fn crispr_plan(
     cigar: bool,
     threads: i32,
     max_hits: f64,
+    indels: bool,
 ) -> std::result::Result<SearchPlan, CoreError> {
     let Some(pam) = pam_length.as_integer_slice() else {
         return Err(CoreError::InvalidArgument {
@@ -162,6 +166,7 @@ fn crispr_plan(
         cigar,
         threads: threads.max(0) as usize,
         max_hits: (!max_hits.is_nan()).then(|| max_hits.max(0.0) as u64),
+        indels,
         ..Default::default()
     };
     let c = CrisprOptions { pam_length: pam_lengths, allow_pam_edits, max_n_frac };
