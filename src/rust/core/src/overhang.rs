@@ -13,8 +13,9 @@
 //! What we search instead is sassy without the cap: the right end may be
 //! passed by up to the whole pattern, at the same cost as the left end.
 //! The cap grows with `k`, so we ask sassy for `k' >= k` large enough that
-//! the cap reaches the pattern length ([`search_k`]) and keep the matches
-//! of cost `<= k`. That is exact, in both modes:
+//! the cap reaches the longest overhang that can cost `<= k`
+//! ([`search_k`]; often `k' = k`) and keep the matches of cost `<= k`.
+//! That is exact, in both modes:
 //!
 //! - the DP costs do not depend on `k`; with `all_endpoints` sassy reports
 //!   every end with cost `<= k'`, of which those `<= k` are ours;
@@ -45,19 +46,45 @@ pub fn sassy_right_cap(m: usize, k: usize, alpha: f32) -> usize {
     m.min(steps as usize)
 }
 
+/// The most letters a pattern of length `m` can hang over one end at cost
+/// `<= k`: the largest `o <= m` with `floor(alpha * o) <= k` (sassy's
+/// single-precision arithmetic).
+pub fn useful_overhang(m: usize, k: usize, alpha: f32) -> usize {
+    let fits = |o: usize| (alpha * o as f32).floor() as usize <= k;
+    if alpha <= 0.0 || fits(m) {
+        return m;
+    }
+    // floor(alpha * o) <= k  <=>  o < (k + 1) / alpha (up to rounding)
+    let mut o = (((k + 1) as f32 / alpha).ceil() as usize).min(m);
+    while o > 0 && !fits(o) {
+        o -= 1;
+    }
+    while o < m && fits(o + 1) {
+        o += 1;
+    }
+    o
+}
+
 /// The `k` to give sassy so that a pattern of length `m` may hang over the
-/// right end as far as over the left end (by all of its letters): the
-/// smallest `k' >= k` whose cap is `m` (`k' <= m`, see the module docs);
-/// `k` itself without overhang.
+/// right end as far as over the left end: the smallest `k' >= k` whose cap
+/// reaches [`useful_overhang`] (`k` itself when sassy's cap already does, as
+/// for `alpha >= 0.5` mostly, and without overhang; `k' <= m`).
+///
+/// The cap need not go further: past the useful overhang every position
+/// costs more than `k`, so nothing is reported there, and at the last
+/// position sassy's rule ("the last position, if the costs were still
+/// falling") decides as the uncapped rule does (the next cost is above `k`,
+/// hence higher).
 pub fn search_k(m: usize, k: usize, alpha: Option<f32>) -> usize {
     let Some(alpha) = alpha else { return k };
-    if m == 0 || sassy_right_cap(m, k, alpha) >= m {
+    let need = useful_overhang(m, k, alpha);
+    if m == 0 || sassy_right_cap(m, k, alpha) >= need {
         return k;
     }
-    // cap(k') >= m  <=>  k' >= alpha * (m - 1) (up to rounding): start just
-    // below that and step up in sassy's own arithmetic
-    let guess = ((alpha * (m - 1) as f32).floor() as usize).saturating_sub(1).max(k);
-    (guess..=m).find(|&kk| sassy_right_cap(m, kk, alpha) >= m).unwrap_or(m)
+    // cap(k') >= need  <=>  k' >= alpha * (need - 1) (up to rounding): start
+    // just below that and step up in sassy's own arithmetic
+    let guess = ((alpha * need.saturating_sub(1) as f32).floor() as usize).saturating_sub(1).max(k);
+    (guess..=m).find(|&kk| sassy_right_cap(m, kk, alpha) >= need).unwrap_or(m)
 }
 
 /// Keep the matches of cost `<= k` of a search run at [`search_k`].

@@ -57,24 +57,31 @@ fn upstream_sassy_still_caps_the_right_overhang() {
 }
 
 #[test]
-fn search_k_lifts_the_cap_to_the_pattern_length() {
-    use ducksassy_core::overhang::{sassy_right_cap, search_k};
+fn search_k_lifts_the_cap_to_the_useful_overhang() {
+    use ducksassy_core::overhang::{sassy_right_cap, search_k, useful_overhang};
     for m in 1..200usize {
         for k in [0, 1, 3, 10] {
             if k >= m {
                 continue;
             }
             for a in [0.0f32, 0.01, 0.1, 0.25, 1.0 / 3.0, 0.5, 0.9, 1.0] {
+                // the longest overhang at cost <= k, by brute force
+                let need = (0..=m).filter(|&o| (a * o as f32).floor() as usize <= k).max().unwrap();
+                assert_eq!(useful_overhang(m, k, a), need, "m {m} k {k} a {a}");
                 let sk = search_k(m, k, Some(a));
                 // below the pattern length, except alpha = 0 with one letter
                 assert!(sk >= k && (sk < m || (a == 0.0 && m == 1 && sk == 1)), "m {m} k {k} a {a}: {sk}");
-                assert_eq!(sassy_right_cap(m, sk, a), m, "m {m} k {k} a {a}: {sk}");
+                assert!(sassy_right_cap(m, sk, a) >= need, "m {m} k {k} a {a}: {sk}");
                 // the smallest such k'
-                assert!(sk == k || sassy_right_cap(m, sk - 1, a) < m, "m {m} k {k} a {a}: {sk}");
+                assert!(sk == k || sassy_right_cap(m, sk - 1, a) < need, "m {m} k {k} a {a}: {sk}");
             }
         }
     }
     assert_eq!(search_k(20, 2, None), 2);
+    // alpha = 1: an overhang of o costs o, sassy's cap k + 1 is enough
+    assert_eq!(search_k(20, 2, Some(1.0)), 2);
+    // alpha = 0.1, k = 0: 9 letters may hang at cost 0, the cap is 1
+    assert!(search_k(20, 0, Some(0.1)) > 0);
 }
 
 #[test]
