@@ -7,8 +7,12 @@
 # Others: setup, document, install, check, build, wrappers, readme,
 # benchmarks, clean.
 #
-# DUCKSASSY_SIMD=avx512|avx2|scalar|native overrides the SIMD backend that
-# tools/config picks for this CPU (for the R package and for cargo test).
+# The package builds one Rust library per SIMD backend (scalar, avx2, avx512
+# on x86-64) and picks one at load time; DUCKSASSY_SIMD=avx512|avx2|scalar|native
+# builds just that one (much quicker: use it for development installs).
+# cargo test (rust-test) builds the best backend for this CPU, or the one
+# DUCKSASSY_SIMD names. DUCKSASSY_BACKEND=scalar|avx2|avx512 at load time
+# forces a lower backend.
 
 SHELL := /bin/bash
 R ?= R

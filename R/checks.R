@@ -40,8 +40,13 @@ abort_not_character <- function(x, arg, call) {
   what <- describe_type(x)
   ducksassy_abort(
     c(
-      paste0("`", arg, "` must be a character vector."),
-      x = paste0("`", arg, "` is ", what, ".")
+      paste0(
+        "`", arg, "` must be a character vector",
+        if (arg %in% c("texts", "patterns", "guides")) " or a Biostrings XStringSet / XString",
+        "."
+      ),
+      x = paste0("`", arg, "` is ", cli_escape(what), "."),
+      bioc_hint(x, arg)
     ),
     arg = arg,
     value = what,
@@ -52,6 +57,12 @@ abort_not_character <- function(x, arg, call) {
 describe_type <- function(x) {
   if (is.null(x)) {
     "NULL"
+  } else if (isS4(x)) {
+    # name the class (an S4 "type" says nothing: a Views, a MaskedDNAString)
+    cls <- class(x)
+    paste0("an object of class ", cls[[1L]], if (!is.null(attr(cls, "package"))) {
+      paste0(" (package ", attr(cls, "package"), ")")
+    })
   } else if (is.factor(x)) {
     "a factor"
   } else if (is.data.frame(x)) {
@@ -62,6 +73,42 @@ describe_type <- function(x) {
     paste0("a ", typeof(x), " vector")
   } else {
     paste0("an object of type ", typeof(x))
+  }
+}
+
+#' What to pass instead of a Biostrings object that is not an XString(Set)
+#'
+#' Views, masked strings and lists of sets hold sequences, but what to
+#' search in them is the caller's choice (the views' regions or the whole
+#' subject, the masked letters or not, one set or all): say how to get the
+#' set that is meant (issue 17).
+#' @noRd
+bioc_hint <- function(x, arg) {
+  if (!isS4(x)) {
+    return(NULL)
+  }
+  if (inherits(x, "XStringViews") || inherits(x, "Views")) {
+    c(i = paste0(
+      "To search the views' regions, pass `as(", arg, ", \"XStringSet\")` ",
+      "(e.g. `as(x, \"DNAStringSet\")`); to search the whole sequence, ",
+      "`subject(", arg, ")`."
+    ))
+  } else if (inherits(x, "MaskedXString")) {
+    c(i = paste0(
+      "Pass `Biostrings::unmasked(", arg, ")` to search every letter, or ",
+      "`Biostrings::injectHardMask(", arg, ", letter = \"N\")` to search with the ",
+      "masked letters replaced by N (they then match anything; use ",
+      "`max_n_frac` to drop such hits)."
+    ))
+  } else if (inherits(x, "XStringSetList") || inherits(x, "List")) {
+    c(i = paste0(
+      "Pass `unlist(", arg, ")` to search every sequence of every element ",
+      "as one set, or one element, e.g. `", arg, "[[1]]`."
+    ))
+  } else if (inherits(x, "QualityScaledXStringSet") || inherits(x, "XStringQuality")) {
+    NULL
+  } else {
+    c(i = "Pass a character vector or a Biostrings `DNAStringSet` (e.g. `Biostrings::DNAStringSet(x)`).")
   }
 }
 

@@ -134,7 +134,8 @@ locate_bullet <- function(arg, index = NULL, value) {
 #' The Rust messages name the argument, index and value themselves; a
 #' location bullet is added only when the message does not name the argument.
 #' @noRd
-abort_rust_error <- function(err, call = rlang::caller_env()) {
+abort_rust_error <- function(err, call = rlang::caller_env(),
+                             limit_context = "vector") {
   field <- function(name) {
     x <- err[[name]]
     if (is.null(x) || length(x) != 1L || is.na(x)) NULL else x
@@ -167,7 +168,7 @@ abort_rust_error <- function(err, call = rlang::caller_env()) {
   }
   if (identical(class, "ducksassy_limit_error") && !grepl("memory per match", message, fixed = TRUE)) {
     # (an alignment too large for memory says itself what to do instead)
-    bullets <- c(bullets, limit_hint())
+    bullets <- c(bullets, limit_hint(limit_context))
   }
   if (identical(class, "ducksassy_internal_error")) {
     bullets <- c(
@@ -188,19 +189,53 @@ abort_rust_error <- function(err, call = rlang::caller_env()) {
 #' What to do when a search finds more hits than `max_hits`
 #'
 #' Bullets for every `ducksassy_limit_error`: nothing partial is returned,
-#' and the ways to get all hits without holding them in memory.
+#' and the ways to get all hits without holding them in memory, for the
+#' family the limit was hit in (issue 17, "hit-limit advice"):
+#'
+#' * `"vector"`: stream the hits of a database table instead, or count;
+#' * `"fastx"`: count per record, filter the records with hits into a file,
+#'   or search fewer files per call (no database: the input is a file);
+#' * `"table"`: write them to `output =`;
+#' * `"table_output"`: `output =` is already set and the limit holds for the
+#'   hits of one chunk, so a smaller `chunk_rows` (or the option) is the way.
 #' @noRd
-limit_hint <- function() {
+limit_hint <- function(context = c("vector", "fastx", "table", "table_output")) {
+  context <- match.arg(context)
+  option <- "raise `options(ducksassy.max_hits = )`"
   c(
     i = "No partial result is returned: the limit guards the memory of this R session.",
-    i = paste0(
-      "To keep every hit, stream them into a database table instead: ",
-      "`sassy_search_table(con, table, patterns, output = \"hits\")` ",
-      "searches the table chunk by chunk and appends the hits to table \"hits\"."
-    ),
-    i = paste0(
-      "Or count them with `sassy_count()`, narrow the search (smaller `k`, ",
-      "fewer texts per call), or raise `options(ducksassy.max_hits = )`."
+    switch(context,
+      vector = c(
+        i = paste0(
+          "To keep every hit, stream them into a database table instead: ",
+          "`sassy_search_table(con, table, patterns, output = \"hits\")` ",
+          "searches the table chunk by chunk and appends the hits to table \"hits\"."
+        ),
+        i = paste0(
+          "Or count them with `sassy_count()`, narrow the search (smaller `k`, ",
+          "fewer texts per call), or ", option, "."
+        )
+      ),
+      fastx = c(
+        i = paste0(
+          "Count them per record with `what = \"count\"`, keep the records that ",
+          "have hits with `sassy_filter_fastx()`, search fewer files per call, ",
+          "narrow the search (smaller `k`), or ", option, "."
+        )
+      ),
+      table = c(
+        i = paste0(
+          "Write them to the database with `output = \"table_name\"` (the limit ",
+          "then holds per chunk), count them with `what = \"count\"`, narrow the ",
+          "search (smaller `k`), or ", option, "."
+        )
+      ),
+      table_output = c(
+        i = paste0(
+          "With `output` the limit holds for the hits of one chunk of rows: ",
+          "read fewer rows at a time with a smaller `chunk_rows`, or ", option, "."
+        )
+      )
     )
   )
 }
@@ -211,9 +246,10 @@ capitalise <- function(x) {
 
 #' Check a value returned by the binding; re-raise it if it is an error
 #' @noRd
-rust_result <- function(res, call = rlang::caller_env()) {
+rust_result <- function(res, call = rlang::caller_env(),
+                        limit_context = "vector") {
   if (inherits(res, "ducksassy_rust_error")) {
-    abort_rust_error(res, call = call)
+    abort_rust_error(res, call = call, limit_context = limit_context)
   }
   res
 }

@@ -67,6 +67,13 @@
 #' `rc = TRUE` the same sites are found, with the strands swapped.
 #'
 #' @section Inputs:
+#' The texts come first and the guides second, in every function of the
+#' package (`sassy_crispr(texts, guides)` as `sassy_search(texts,
+#' patterns)`; earlier versions of `sassy_crispr()` took the guides first).
+#' When every text is shorter than every guide (by more than `k` letters, so
+#' that none can have a hit) the arguments look swapped
+#' and a warning of class `ducksassy_swapped_arguments_warning` says so.
+#'
 #' `texts` and `guides` may be character vectors or Biostrings objects
 #' (`DNAStringSet`, `RNAStringSet` with U read as T, `BStringSet`,
 #' `DNAString`); the names of `texts` become the `name` column. Texts and
@@ -87,11 +94,11 @@
 #' More hits than `getOption("ducksassy.max_hits")` is a
 #' `ducksassy_limit_error`, never a truncated table.
 #'
-#' @param guides Guide sequences, each ending with its PAM: a character
-#'   vector or a Biostrings `XStringSet` of IUPAC letters, none `NA` or
-#'   empty, at least one.
 #' @param texts Sequences to search: a character vector or a Biostrings
 #'   `XStringSet` / `XString`, as for [sassy_search()].
+#' @param guides Guide sequences, each ending with its PAM: a character
+#'   vector or a Biostrings `XStringSet` of IUPAC letters, none `NA` or
+#'   empty, at least one. Named guides give a `guide_name` column.
 #' @param k Maximum number of edits in a hit, a single whole number `>= 0`
 #'   and less than the length of every spacer (guide minus PAM), or with
 #'   `allow_pam_edits = TRUE` of every guide.
@@ -109,6 +116,8 @@
 #' @param threads Number of worker threads; see [sassy_threads()].
 #' @param indels `TRUE` (default): `k` counts substitutions, insertions and
 #'   deletions. `FALSE`: mismatches only (see *What counts as a hit*).
+#' @param ... Not used: an unknown argument is an error naming it and the
+#'   argument meant, as for [sassy_search()].
 #'
 #' @return A data frame with one row per hit, ordered by `record`, `guide`,
 #'   `start`, `end` and `strand`, the same on any number of threads:
@@ -120,6 +129,8 @@
 #'     (for files: the record's id; with several files a `file` column comes
 #'     first).}
 #'   \item{`guide`}{integer, the 1-based index of the guide.}
+#'   \item{`guide_name`}{character, the guide's name; only when `guides`
+#'     has names.}
 #'   \item{`start`, `end`}{integer, 1-based inclusive coordinates of the
 #'     matched region on the forward text, PAM included, on either strand.}
 #'   \item{`pattern_start`, `pattern_end`}{integer, the part of the guide
@@ -148,15 +159,15 @@
 #'   )
 #' )
 #' guides <- c(g1 = "GACGCATAAAGATGAGACGCNGG", g2 = "CTGAGAGTGCACCATATGCGNGG")
-#' sassy_crispr(guides, genome, k = 1)
+#' sassy_crispr(genome, guides, k = 1)
 #'
 #' # Mismatches allowed in the PAM too, and no strand search
-#' sassy_crispr(guides, genome, k = 1, allow_pam_edits = TRUE, rc = FALSE)
+#' sassy_crispr(genome, guides, k = 1, allow_pam_edits = TRUE, rc = FALSE)
 #'
 #' # Bad guides are classed errors naming the guide
-#' try(sassy_crispr(c("ACGTNGG", "ACGZNGG"), genome, k = 1))
-sassy_crispr <- function(guides,
-                         texts,
+#' try(sassy_crispr(genome, c("ACGTNGG", "ACGZNGG"), k = 1))
+sassy_crispr <- function(texts,
+                         guides,
                          k,
                          pam_length = 3L,
                          allow_pam_edits = FALSE,
@@ -164,20 +175,27 @@ sassy_crispr <- function(guides,
                          rc = TRUE,
                          cigar = TRUE,
                          threads = sassy_threads(),
-                         indels = TRUE) {
+                         indels = TRUE,
+                         ...) {
   call <- rlang::current_env()
+  check_no_extra_args(..., .fn = "sassy_crispr", .call = call)
   plan <- new_crispr_plan(
     guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads,
     indels = indels, call = call
   )
   plan$texts <- check_texts(texts, call = call)
+  warn_if_swapped(plan$texts, plan$guides, "sassy_crispr", "guides",
+    call = call, k = plan$k
+  )
   cols <- if (is_xstringset(plan$texts)) {
     one <- function(p, offset) run_crispr(p, record_offset = offset, call = call)
     run_search_chunked(plan, "hits", one, length(plan$guides), call = call)
   } else {
     run_crispr(plan, call = call)
   }
-  new_crispr_hits(new_hits(cols, names(plan$texts), call = call))
+  new_crispr_hits(new_hits(cols, names(plan$texts), call = call,
+    pattern_names = names(plan$guides)
+  ))
 }
 
 #' @rdname sassy_crispr
@@ -198,9 +216,13 @@ sassy_crispr_fastx <- function(paths,
                                cigar = TRUE,
                                threads = sassy_threads(),
                                BPPARAM = NULL,
-                               indels = TRUE) {
+                               indels = TRUE,
+                               ...) {
   call <- rlang::current_env()
-  paths <- check_fastx_paths(paths, "paths", call = call)
+  check_no_extra_args(..., .fn = "sassy_crispr_fastx", .call = call)
+  paths <- check_fastx_paths(paths, "paths", call = call, hint = function() {
+    swapped_hint(guides, is_file, "sassy_crispr_fastx", "paths", "guides")
+  })
   plan <- new_crispr_plan(
     guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads,
     indels = indels, call = call
@@ -227,7 +249,9 @@ sassy_crispr_fastx <- function(paths,
     plan_indels(plan)
   )
   res <- fastx_result(res, "paths", paths, call = call)
-  new_crispr_hits(new_fastx_hits(res, paths, call = call))
+  new_crispr_hits(new_fastx_hits(res, paths, call = call,
+    pattern_names = names(plan$guides)
+  ))
 }
 
 #' @rdname sassy_crispr
@@ -253,8 +277,10 @@ sassy_crispr_table <- function(con,
                                chunk_rows = 100000L,
                                output = NULL,
                                BPPARAM = NULL,
-                               indels = TRUE) {
+                               indels = TRUE,
+                               ...) {
   call <- rlang::current_env()
+  check_no_extra_args(..., .fn = "sassy_crispr_table", .call = call)
   check_dbi_installed(call = call)
   check_connection(con, call = call)
   plan <- new_crispr_plan(
@@ -282,7 +308,9 @@ sassy_crispr_table <- function(con,
   # The table machinery of sassy_search_table() (table-read.R,
   # table-output.R): resolve the source, read it in chunks, spool the chunks
   # for `output`; only the search of a chunk differs.
-  src <- new_table_source(con, table, column, id, call = call)
+  src <- new_table_source(con, table, column, id, call = call, hint = function() {
+    swapped_hint(guides, function(p) DBI::dbExistsTable(con, p), "sassy_crispr_table", "table", "guides")
+  })
   out_spec <- if (!is.null(output)) new_output_spec(con, output, call = call)
   reader <- open_table_reader(con, src, chunk_rows, call = call)
   on.exit(close_table_reader(reader), add = TRUE)
@@ -310,9 +338,11 @@ sassy_crispr_table <- function(con,
       plan$max_n_frac, plan$rc, plan$cigar, plan$threads, as.double(limit),
       plan_indels(plan)
     )
-    res <- crispr_table_result(res, rows_done, column, max_hits, call)
-    piece <- table_hits_piece(res, chunk, cols, rows_done)
-    names(piece)[names(piece) == "pattern"] <- "guide"
+    res <- crispr_table_result(res, rows_done, column, max_hits, call,
+      output = !is.null(out_spec)
+    )
+    piece <- table_hits_piece(res, chunk, cols, rows_done, names(plan$guides))
+    piece <- new_crispr_hits(piece)
     if (is.null(template)) {
       template <- new_data_frame(lapply(piece, function(x) x[0L]), 0L)
       if (!is.null(out_spec)) {
@@ -345,22 +375,13 @@ sassy_crispr_table <- function(con,
 
 # One chunk's binding result, or its error in table terms: the hit limit
 # over all chunks, a bad letter named by its row in scan order.
-crispr_table_result <- function(res, offset, column, max_hits, call) {
+crispr_table_result <- function(res, offset, column, max_hits, call,
+                                output = FALSE) {
   if (!inherits(res, "ducksassy_rust_error")) {
     return(res)
   }
   if (identical(res$class, "ducksassy_limit_error")) {
-    ducksassy_abort(
-      c(
-        paste0(
-          "The search found more than ", format(max_hits, big.mark = ",", scientific = FALSE),
-          " hits (`getOption(\"ducksassy.max_hits\")`)."
-        ),
-        i = "Write them to the database with `output = \"table_name\"`, or narrow the search (smaller `k`)."
-      ),
-      class = "ducksassy_limit_error",
-      call = call
-    )
+    abort_table_limit(max_hits, output, call)
   }
   if (identical(res$arg, "texts") && is.numeric(res$index) && !is.na(res$index)) {
     row <- offset + res$index
@@ -568,8 +589,9 @@ run_crispr <- function(plan, record_offset = 0L, call = rlang::caller_env()) {
   rust_result(offset_rust_error(res, record_offset), call = call)
 }
 
-# A hit table with `guide` in place of `pattern`.
+# A hit table with `guide` (and `guide_name`) in place of `pattern`.
 new_crispr_hits <- function(hits) {
   names(hits)[names(hits) == "pattern"] <- "guide"
+  names(hits)[names(hits) == "pattern_name"] <- "guide_name"
   hits
 }

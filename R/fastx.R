@@ -25,6 +25,12 @@
 #' supported, FASTQ must have one sequence line and one quality line per
 #' record. Windows line endings (`\r\n`) are accepted.
 #'
+#' An empty file (0 bytes, a compressed stream of nothing, or only blank
+#' lines) has zero records, as Biostrings reads it: empty demultiplexed
+#' samples are routine. Blank lines and `;` comment lines before the first
+#' record, and `;` comment lines anywhere in FASTA, are skipped, as
+#' Biostrings skips them (`sassy_filter_fastx()` does not write them).
+#'
 #' Each record has a *name*, the header up to the first space or tab (what
 #' Biostrings and samtools call the id), and a *description*, the rest of the
 #' header after that space or tab. Records are numbered from 1 in each file.
@@ -67,11 +73,12 @@
 #' and the fields `path`, `record` and `line` (`NULL` when not known):
 #'
 #' * a file that does not exist, is a folder or cannot be opened;
-#' * an empty file (0 bytes, or compressed data that holds nothing);
-#' * a file that is neither FASTA nor FASTQ (after decompression);
+#' * a file that is neither FASTA nor FASTQ (after decompression), e.g. a
+#'   single byte that is not a blank line;
 #' * truncated or corrupt compressed data (reported at the record being read
 #'   when the data ran out; the records before it are never returned alone);
-#' * a FASTQ record whose quality line and sequence differ in length, a FASTQ
+#' * a FASTQ record whose quality line and sequence differ in length (the
+#'   error's `line` is the quality line), a FASTQ
 #'   file cut inside a record, a blank line between FASTQ records, a third
 #'   FASTQ line that does not start with `+`;
 #' * a NUL byte in a name, sequence or quality that would become an R string.
@@ -87,7 +94,8 @@
 #'
 #' @param paths A character vector of one or more paths to FASTA or FASTQ
 #'   files (plain or compressed; `~` is expanded). A path may appear more
-#'   than once.
+#'   than once. Names, if any, label the files in the `file` column of the
+#'   results (`c(s1 = "s1.fq.gz", s2 = "s2.fq.gz")`).
 #' @param path A single path to a FASTA or FASTQ file.
 #' @param patterns A character vector of one or more patterns, none `NA` or
 #'   empty. With `what = "count"` or `"contains"`, pattern names (or
@@ -121,7 +129,8 @@
 #'
 #' \describe{
 #'   \item{`file`}{character, the path the record is from, as given in
-#'     `paths`; only present when `paths` has more than one element.}
+#'     `paths`, or its name where `paths` has names; only present when
+#'     `paths` has more than one element or has names.}
 #'   \item{`record`}{integer, 1-based number of the record within its file.}
 #'   \item{`name`}{character, the record's name (its header up to the first
 #'     space or tab).}
@@ -207,9 +216,13 @@ sassy_search_fastx <- function(paths,
                                threads = sassy_threads(),
                                what = c("hits", "count", "contains"),
                                BPPARAM = NULL,
-                               indels = TRUE) {
+                               indels = TRUE,
+                               ...) {
   call <- rlang::current_env()
-  paths <- check_fastx_paths(paths, "paths", call = call)
+  check_no_extra_args(..., .fn = "sassy_search_fastx", .call = call)
+  paths <- check_fastx_paths(paths, "paths", call = call, hint = function() {
+    swapped_hint(patterns, is_file, "sassy_search_fastx", "paths")
+  })
   plan <- new_search_plan(
     character(), patterns, k, alphabet, rc, all_endpoints, overhang,
     max_n_frac, ignore_case, cigar, threads,
@@ -242,7 +255,7 @@ sassy_search_fastx <- function(paths,
   )
   res <- fastx_result(res, "paths", paths, call = call)
   if (what == "hits") {
-    new_fastx_hits(res, paths, call = call)
+    new_fastx_hits(res, paths, call = call, pattern_names = names(plan$patterns))
   } else {
     new_fastx_values(res, paths, plan$patterns, what, call = call)
   }
@@ -261,9 +274,13 @@ sassy_filter_fastx <- function(path,
                                max_n_frac = NULL,
                                ignore_case = FALSE,
                                threads = sassy_threads(),
-                               indels = TRUE) {
+                               indels = TRUE,
+                               ...) {
   call <- rlang::current_env()
-  path <- check_fastx_paths(path, "path", single = TRUE, call = call)
+  check_no_extra_args(..., .fn = "sassy_filter_fastx", .call = call)
+  path <- check_fastx_paths(path, "path", single = TRUE, call = call, hint = function() {
+    swapped_hint(patterns, is_file, "sassy_filter_fastx", "path")
+  })
   output <- check_fastx_output(output, path, call = call)
   plan <- new_search_plan(
     character(), patterns, k, alphabet, rc, FALSE, overhang, max_n_frac,
@@ -298,8 +315,9 @@ sassy_filter_fastx <- function(path,
 
 #' @rdname sassy_search_fastx
 #' @export
-sassy_read_fastx <- function(path, n_max = Inf) {
+sassy_read_fastx <- function(path, n_max = Inf, ...) {
   call <- rlang::current_env()
+  check_no_extra_args(..., .fn = "sassy_read_fastx", .call = call)
   path <- check_fastx_paths(path, "path", single = TRUE, call = call)
   n_max <- check_n_max(n_max, call = call)
   size <- fastx_batch_size(call = call)
@@ -319,15 +337,15 @@ sassy_read_fastx <- function(path, n_max = Inf) {
 # ---------------------------------------------------------------------------
 # Results
 
-new_fastx_hits <- function(res, paths, call) {
-  hits <- new_hits(res$hits, call = call)
+new_fastx_hits <- function(res, paths, call, pattern_names = NULL) {
+  hits <- new_hits(res$hits, call = call, pattern_names = pattern_names)
   n <- nrow(hits)
   if (length(res$file) != n || length(res$name) != n) {
     abort_internal("the file hit table has columns of unequal length", call)
   }
   out <- list()
-  if (length(paths) > 1L) {
-    out$file <- paths[res$file]
+  if (has_file_column(paths)) {
+    out$file <- file_labels(paths)[res$file]
   }
   out$record <- hits$record
   out$name <- res$name
@@ -346,8 +364,8 @@ new_fastx_values <- function(res, paths, patterns, what, call) {
     abort_internal("the file count table has the wrong size", call)
   }
   out <- list()
-  if (length(paths) > 1L) {
-    out$file <- rep(paths, counts)
+  if (has_file_column(paths)) {
+    out$file <- rep(file_labels(paths), counts)
     out$record <- sequence(as.integer(counts))
   } else {
     out$record <- seq_len(n)
@@ -356,6 +374,31 @@ new_fastx_values <- function(res, paths, patterns, what, call) {
   cols <- res$values
   names(cols) <- fastx_pattern_columns(patterns, names(out))
   new_data_frame(c(out, cols), n)
+}
+
+# The `file` column: present with several paths, or when `paths` has names
+# (names label the files); the name of each path, or the path where it has
+# none.
+has_file_column <- function(paths) {
+  length(paths) > 1L || !is.null(names(paths))
+}
+
+file_labels <- function(paths) {
+  nm <- names(paths)
+  if (is.null(nm)) {
+    return(unname(paths))
+  }
+  out <- unname(paths)
+  named <- !is.na(nm) & nm != ""
+  out[named] <- nm[named]
+  out
+}
+
+# Column names of the patterns in count and contains results, the same for
+# vectors, files and tables: their names, pattern_<i> where unnamed, made
+# unique.
+pattern_columns <- function(patterns) {
+  fastx_pattern_columns(patterns, character())
 }
 
 # Column names of the patterns: their names, pattern_<i> where unnamed, made
@@ -384,7 +427,7 @@ fastx_result <- function(res, arg, paths, output = NULL,
                          call = rlang::caller_env()) {
   if (!inherits(res, "ducksassy_rust_error") || is.null(res$path) ||
     all(is.na(res$path))) {
-    return(rust_result(res, call = call))
+    return(rust_result(res, call = call, limit_context = "fastx"))
   }
   field <- function(name) {
     x <- res[[name]]
@@ -443,7 +486,7 @@ fastx_result <- function(res, arg, paths, output = NULL,
 # Argument checks
 
 check_fastx_paths <- function(paths, arg, single = FALSE,
-                              call = rlang::caller_env()) {
+                              call = rlang::caller_env(), hint = NULL) {
   what <- if (single) "a single file path" else "a character vector of file paths"
   if (!is.character(paths) || length(paths) == 0L ||
     (single && length(paths) != 1L)) {
@@ -484,7 +527,9 @@ check_fastx_paths <- function(paths, arg, single = FALSE,
       c(
         paste0("Can't read file \"", cli_escape(paths[[i]]), "\": it ", problem, "."),
         x = paste0(where, " is ", format_value(paths[[i]]), "."),
-        more_bullet(bad)
+        more_bullet(bad),
+        # (swapped arguments: the patterns name files; swapped.R)
+        if (is.function(hint)) hint()
       ),
       class = c("ducksassy_file_error", "ducksassy_input_error"),
       arg = arg,
@@ -497,6 +542,11 @@ check_fastx_paths <- function(paths, arg, single = FALSE,
     )
   }
   paths
+}
+
+is_file <- function(p) {
+  full <- path.expand(p)
+  file.exists(full) && !dir.exists(full)
 }
 
 check_fastx_output <- function(output, path, call = rlang::caller_env()) {

@@ -18,9 +18,13 @@ hit_integer_columns <- c(
 #'   "hits")`.
 #' @param text_names `names(texts)` or `NULL`; when not `NULL` a `name` column
 #'   is added after `record`.
+#' @param pattern_names `names(patterns)` or `NULL`; when not `NULL` a
+#'   `pattern_name` column is added after `pattern` (names travel as the
+#'   texts' do; `NA` for a pattern without a name).
 #' @return A base `data.frame`.
 #' @noRd
-new_hits <- function(cols, text_names = NULL, call = rlang::caller_env()) {
+new_hits <- function(cols, text_names = NULL, call = rlang::caller_env(),
+                     pattern_names = NULL) {
   if (!is.list(cols) || !all(hit_columns %in% names(cols))) {
     abort_internal("the hit table has the wrong columns", call)
   }
@@ -34,10 +38,20 @@ new_hits <- function(cols, text_names = NULL, call = rlang::caller_env()) {
   }
   for (col in hit_integer_columns[-1L]) {
     out[[col]] <- as.integer(cols[[col]])
+    if (col == "pattern" && !is.null(pattern_names)) {
+      out$pattern_name <- pattern_name_column(pattern_names, out$pattern)
+    }
   }
   out$strand <- as.character(cols$strand)
   out$cigar <- as.character(cols$cigar)
   new_data_frame(out, n)
+}
+
+# The names of the patterns of hits `i`: `NA` where a pattern has none.
+pattern_name_column <- function(pattern_names, i) {
+  nm <- as.character(pattern_names)
+  nm[nm == ""] <- NA_character_
+  nm[i]
 }
 
 new_data_frame <- function(cols, n) {
@@ -48,8 +62,11 @@ new_data_frame <- function(cols, n) {
 #'
 #' @param values Vector of length `length(texts) * length(patterns)`,
 #'   record index varying fastest.
-#' @return A vector (one pattern) named by `names(texts)`, otherwise a
-#'   records x patterns matrix with dimnames from the names of both inputs.
+#' @return A vector named by `names(texts)` for one unnamed pattern,
+#'   otherwise a records x patterns matrix, its row names the names of
+#'   `texts` and its column names those of `patterns`, `pattern_<i>` for an
+#'   unnamed one: the rule of the file and table results (so a named pattern
+#'   keeps its name in every shape).
 #' @noRd
 new_counts <- function(values, texts, patterns, type = c("integer", "logical"),
                        call = rlang::caller_env()) {
@@ -60,14 +77,12 @@ new_counts <- function(values, texts, patterns, type = c("integer", "logical"),
     abort_internal("the count vector has the wrong length", call)
   }
   values <- if (type == "integer") as.integer(values) else as.logical(values)
-  if (n_patterns == 1L) {
+  if (n_patterns == 1L && is.null(names(patterns))) {
     names(values) <- names(texts)
     return(values)
   }
   dim(values) <- c(n_texts, n_patterns)
-  if (!is.null(names(texts)) || !is.null(names(patterns))) {
-    dimnames(values) <- list(names(texts), names(patterns))
-  }
+  dimnames(values) <- list(names(texts), pattern_columns(patterns))
   values
 }
 

@@ -19,9 +19,13 @@
 #'
 #' @section Sequence names:
 #' `seqnames` come from the `name` column (the names of `texts`, the FASTA
-#' ids). Without one (unnamed texts, tables) they are the record numbers,
-#' as text (`"1"`, `"2"`, ...); with neither column there is nothing to name
-#' the sequences by, which is an error. `seqinfo` adds the sequence lengths
+#' ids). Without one (unnamed texts) they are the record numbers, as text
+#' (`"1"`, `"2"`, ...). A hit table of [sassy_search_table()] has neither:
+#' its rows are identified by the table's `id` columns, so name the column
+#' to use with `seqnames = "chrom"`; several columns are pasted with `":"`
+#' (`seqnames = c("sample", "read")` gives `"s1:r7"`) and also kept as
+#' metadata columns. Without a column to name the sequences by it is an
+#' error that lists the table's columns. `seqinfo` adds the sequence lengths
 #' (and fixes the order of the levels): a `Seqinfo` object, a named vector of
 #' lengths, or the `XStringSet` that was searched, whose names and widths are
 #' used. Every name in the hits must be in it.
@@ -36,6 +40,11 @@
 #'   `start`, `end`, and for `as_granges()` `strand` and `name` or `record`.
 #' @param seqinfo `NULL` (default), a `GenomeInfoDb::Seqinfo`, a named
 #'   numeric vector of sequence lengths, or a Biostrings `XStringSet`.
+#' @param seqnames `NULL` (default: the `name` column, else `record`), or the
+#'   name(s) of the column(s) of `hits` that name the sequences, e.g. the `id`
+#'   column of a [sassy_search_table()] result; see *Sequence names*.
+#' @param ... Not used: an unknown argument is an error naming it and the
+#'   argument meant, as for [sassy_search()].
 #' @param x A `GRanges` or `IRanges` made by `as_granges()` or
 #'   `as_iranges()` (or any with `start`, `end` and metadata columns).
 #'
@@ -63,17 +72,23 @@
 #' if (requireNamespace("IRanges", quietly = TRUE)) {
 #'   as_iranges(hits)
 #' }
-as_granges <- function(hits, seqinfo = NULL) {
+as_granges <- function(hits, seqinfo = NULL, seqnames = NULL, ...) {
   call <- rlang::current_env()
+  check_no_extra_args(..., .fn = "as_granges", .call = call)
   check_suggested("GenomicRanges", "for `as_granges()`", call = call)
   check_hit_table(hits, c("start", "end", "strand"), call = call)
-  by <- seqnames_column(hits, call = call)
-  seqnames <- as.character(hits[[by]])
+  by <- seqnames_column(hits, seqnames, call = call)
+  seqnames <- if (length(by) == 1L) {
+    as.character(hits[[by]])
+  } else {
+    do.call(paste, c(lapply(hits[by], as.character), sep = ":"))
+  }
   warn_names_across_files(hits, seqnames, call = call)
   strand <- check_strand_column(hits$strand, call = call)
   seqinfo <- as_seqinfo(seqinfo, seqnames, call = call)
   levels <- if (is.null(seqinfo)) unique(seqnames) else GenomeInfoDb_seqnames(seqinfo)
-  rest <- setdiff(names(hits), c(by, "start", "end", "strand"))
+  # several columns stay as metadata: the pasted name cannot give them back
+  rest <- setdiff(names(hits), c(if (length(by) == 1L) by, "start", "end", "strand"))
   check_reserved(rest, c("seqnames", "ranges", "strand", "seqinfo", "seqlengths",
     "start", "end", "width", "element", "names"), call = call)
   args <- list(
@@ -87,15 +102,17 @@ as_granges <- function(hits, seqinfo = NULL) {
   gr <- do.call(GenomicRanges::GRanges, c(args, as.list(hits)[rest]))
   gr@metadata <- list(
     ducksassy_columns = names(hits),
-    ducksassy_seqnames = by
+    ducksassy_seqnames = if (length(by) == 1L) by,
+    ducksassy_seqnames_type = if (length(by) == 1L) typeof(hits[[by]])
   )
   gr
 }
 
 #' @rdname as_granges
 #' @export
-as_iranges <- function(hits) {
+as_iranges <- function(hits, ...) {
   call <- rlang::current_env()
+  check_no_extra_args(..., .fn = "as_iranges", .call = call)
   check_suggested("IRanges", "for `as_iranges()`", call = call)
   check_hit_table(hits, c("start", "end"), call = call)
   seq_names <- NULL
@@ -142,9 +159,20 @@ as_hits <- function(x) {
     check_suggested("GenomicRanges", "for `as_hits()`", call = call)
     cols$strand <- as.character(GenomicRanges::strand(x))
     seqnames <- as.character(GenomicRanges::seqnames(x))
+    type <- meta$ducksassy_seqnames_type
     if (identical(by, "record")) {
       cols$record <- as.integer(seqnames)
-    } else {
+    } else if (is.character(by) && length(by) == 1L &&
+      is.character(type) && type %in% c("integer", "double", "logical")) {
+      # a column named by `seqnames =` (a table's id), back in its type
+      cols[[by]] <- switch(type,
+        integer = as.integer(seqnames),
+        double = as.double(seqnames),
+        logical = as.logical(seqnames)
+      )
+    } else if (is.character(by) && length(by) == 1L) {
+      cols[[by]] <- seqnames
+    } else if (!"ducksassy_seqnames" %in% names(meta)) {
       cols$name <- seqnames
     }
   } else if (!is.null(names(x))) {
@@ -206,19 +234,52 @@ check_hit_table <- function(hits, needed, call) {
   invisible(hits)
 }
 
-# The column that names the sequences: `name`, else `record`.
-seqnames_column <- function(hits, call) {
-  by <- if ("name" %in% names(hits)) "name" else if ("record" %in% names(hits)) "record"
+# The column(s) that name the sequences: `seqnames` when given, else `name`,
+# else `record`.
+seqnames_column <- function(hits, seqnames, call) {
+  if (!is.null(seqnames)) {
+    if (!is.character(seqnames) || length(seqnames) == 0L || anyNA(seqnames) ||
+      any(seqnames == "")) {
+      abort_scalar("seqnames", "NULL or the names of columns of `hits`", seqnames, call)
+    }
+    missing <- setdiff(seqnames, names(hits))
+    if (length(missing) > 0L) {
+      ducksassy_abort(
+        c(
+          "`seqnames` must name columns of `hits`.",
+          x = paste0("`hits` has no column ", format_value(missing[[1L]]), "."),
+          i = paste0("Its columns are ", paste0("`", cli_escape(names(hits)), "`", collapse = ", "), ".")
+        ),
+        arg = "seqnames",
+        value = missing[[1L]],
+        call = call
+      )
+    }
+    by <- unique(as.vector(seqnames))
+  } else {
+    by <- if ("name" %in% names(hits)) "name" else if ("record" %in% names(hits)) "record"
+  }
   if (is.null(by)) {
     ducksassy_abort(
       c(
-        "`hits` must have a `name` or a `record` column to name the sequences.",
-        i = "Search named texts, or keep the `record` column."
+        "`hits` must have a `name` or a `record` column to name the sequences, or `seqnames` must name the column(s) to use.",
+        i = paste0(
+          "A hit table of `sassy_search_table()` has the table's id columns instead: e.g. `as_granges(hits, seqnames = \"",
+          cli_escape(c(setdiff(names(hits), c(hit_columns, "file")), "id")[[1L]]), "\")`."
+        ),
+        i = paste0("The columns of `hits` are ", paste0("`", cli_escape(names(hits)), "`", collapse = ", "), ".")
       ),
       arg = "hits",
       call = call
     )
   }
+  for (col in by) {
+    check_seqnames_values(hits, col, call)
+  }
+  by
+}
+
+check_seqnames_values <- function(hits, by, call) {
   bad <- which(is.na(hits[[by]]) | as.character(hits[[by]]) == "")
   if (length(bad) > 0L) {
     i <- bad[[1L]]

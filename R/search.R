@@ -13,6 +13,13 @@
 #' * `sassy_contains()` says whether each text has at least one hit; it stops
 #'   at the first hit of each text.
 #'
+#' The texts come first and the patterns second, here and in every other
+#' function of the package (files, tables, CRISPR guides). Biostrings puts
+#' the pattern first (`matchPattern(pattern, subject)`); when every text is
+#' shorter than every pattern (by more than `k` letters, so that no text can
+#' have a hit) the arguments look swapped, and a warning of
+#' class `ducksassy_swapped_arguments_warning` says so.
+#'
 #' All three share one engine: `sassy_count()` equals
 #' `table(hits$record)` and `sassy_contains()` equals `record %in%
 #' hits$record` for the `hits` of `sassy_search()` with the same arguments.
@@ -131,8 +138,8 @@
 #'   searched in chunks of records, never all at once.
 #' @param patterns A character vector (or Biostrings `XStringSet` /
 #'   `XString`) of one or more patterns, none `NA` or empty. Names, if any,
-#'   become the column names of `sassy_count()` / `sassy_contains()`
-#'   matrices. Many patterns of equal length are searched
+#'   are carried into a `pattern_name` column of the hits and become the
+#'   column names of `sassy_count()` / `sassy_contains()` results. Many patterns of equal length are searched
 #'   together in SIMD batches, with the same result as one by one.
 #' @param k Maximum edit distance (number of substitutions, insertions and
 #'   deletions, each costing 1): a single whole number with
@@ -170,6 +177,10 @@
 #'   deletions. `FALSE`: substitutions only, every placement of the whole
 #'   pattern with at most `k` mismatches; see *Substitutions only*.
 #'   `overhang` must then be `NULL`.
+#' @param ... Not used. An argument that is not one of the above (a typo, or
+#'   Biostrings' `max.mismatch`) is an error of class
+#'   `ducksassy_unknown_argument_error` that names it and, where there is
+#'   one, the argument meant (`k`).
 #'
 #' @return
 #' `sassy_search()`: a base `data.frame` with one row per hit and columns
@@ -179,6 +190,8 @@
 #'   \item{`name`}{character, `names(texts)[record]`; only present when
 #'     `texts` has names.}
 #'   \item{`pattern`}{integer, 1-based index of the pattern in `patterns`.}
+#'   \item{`pattern_name`}{character, `names(patterns)[pattern]` (`NA` for
+#'     an unnamed one); only present when `patterns` has names.}
 #'   \item{`start`, `end`}{integer, 1-based inclusive position of the matched
 #'     region in the forward text, on either strand.}
 #'   \item{`pattern_start`, `pattern_end`}{integer, 1-based inclusive part of
@@ -196,9 +209,13 @@
 #'
 #' `sassy_count()`: the number of hits (rows of `sassy_search()`, both
 #' strands) per text and pattern, an integer vector named by `names(texts)`
-#' when there is one pattern, otherwise an integer matrix with one row per
-#' text and one column per pattern (dimnames from the names of `texts` and
-#' `patterns`). `NA` for `NA` texts.
+#' when there is one unnamed pattern, otherwise an integer matrix with one
+#' row per text and one column per pattern: row names from `names(texts)`,
+#' column names from `names(patterns)`, `pattern_1`, `pattern_2`, ... for
+#' unnamed patterns (made unique with [make.unique()]), the rule of the
+#' count columns of [sassy_search_fastx()] and [sassy_search_table()]. A
+#' single named pattern gives a one-column matrix, so its name is kept.
+#' `NA` for `NA` texts.
 #'
 #' `sassy_contains()`: the logical equivalent, `TRUE` where the count is at
 #' least one.
@@ -248,15 +265,22 @@ sassy_search <- function(texts,
                          ignore_case = FALSE,
                          cigar = TRUE,
                          threads = sassy_threads(),
-                         indels = TRUE) {
+                         indels = TRUE,
+                         ...) {
   call <- rlang::current_env()
+  check_no_extra_args(..., .fn = "sassy_search", .call = call)
   plan <- new_search_plan(
     texts, patterns, k, alphabet, rc, all_endpoints, overhang, max_n_frac,
     ignore_case, cigar, threads,
     indels = indels, call = call
   )
+  warn_if_swapped(plan$texts, plan$patterns, "sassy_search",
+    call = call, overhang = plan$overhang, k = plan$k
+  )
   cols <- run_search(plan, "hits", call = call)
-  new_hits(cols, names(plan$texts), call = call)
+  new_hits(cols, names(plan$texts), call = call,
+    pattern_names = names(plan$patterns)
+  )
 }
 
 #' @rdname sassy_search
@@ -271,14 +295,19 @@ sassy_count <- function(texts,
                         max_n_frac = NULL,
                         ignore_case = FALSE,
                         threads = sassy_threads(),
-                        indels = TRUE) {
+                        indels = TRUE,
+                        ...) {
   call <- rlang::current_env()
+  check_no_extra_args(..., .fn = "sassy_count", .call = call)
   plan <- new_search_plan(
     texts, patterns, k, alphabet, rc, all_endpoints, overhang, max_n_frac,
     ignore_case, FALSE, threads,
     indels = indels, call = call
   )
   check_result_size(length(plan$texts), length(plan$patterns), call = call)
+  warn_if_swapped(plan$texts, plan$patterns, "sassy_count",
+    call = call, overhang = plan$overhang, k = plan$k
+  )
   values <- run_search(plan, "count", call = call)
   new_counts(values, plan$texts, plan$patterns, "integer", call = call)
 }
@@ -295,14 +324,19 @@ sassy_contains <- function(texts,
                            max_n_frac = NULL,
                            ignore_case = FALSE,
                            threads = sassy_threads(),
-                           indels = TRUE) {
+                           indels = TRUE,
+                           ...) {
   call <- rlang::current_env()
+  check_no_extra_args(..., .fn = "sassy_contains", .call = call)
   plan <- new_search_plan(
     texts, patterns, k, alphabet, rc, all_endpoints, overhang, max_n_frac,
     ignore_case, FALSE, threads,
     indels = indels, call = call
   )
   check_result_size(length(plan$texts), length(plan$patterns), call = call)
+  warn_if_swapped(plan$texts, plan$patterns, "sassy_contains",
+    call = call, overhang = plan$overhang, k = plan$k
+  )
   values <- run_search(plan, "contains", call = call)
   new_counts(values, plan$texts, plan$patterns, "logical", call = call)
 }

@@ -60,7 +60,7 @@ shard_table <- function(con, table, column, id, chunk_rows, output, BPPARAM,
   values <- shard_results(res, shards, "rows", BPPARAM, call)
   out <- shard_bind(values)
   if (hits) {
-    check_shard_hits(nrow(out), max_hits_option(call = call), call)
+    check_shard_hits(nrow(out), max_hits_option(call = call), call, "table")
   }
   attr(out, "missing_shards") <- attr(values, "missing_shards")
   out

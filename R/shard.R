@@ -334,7 +334,7 @@ shard_bind <- function(pieces) {
 }
 
 # The hit limit of the whole call, over the bound shards.
-check_shard_hits <- function(n, max_hits, call) {
+check_shard_hits <- function(n, max_hits, call, context = "vector") {
   if (n > max_hits) {
     ducksassy_abort(
       c(
@@ -342,7 +342,7 @@ check_shard_hits <- function(n, max_hits, call) {
           "The search found more than ", format(max_hits, big.mark = ",", scientific = FALSE),
           " hits (`getOption(\"ducksassy.max_hits\")`)."
         ),
-        limit_hint()
+        limit_hint(context)
       ),
       class = "ducksassy_limit_error",
       call = call
@@ -376,15 +376,15 @@ shard_fastx <- function(paths, plan, what, BPPARAM, call) {
     setdiff(seq_len(nrow(shards)), attr(values, "missing_shards")$shard)
   }
   out <- shard_bind(values)
-  if (length(paths) > 1L) {
-    file <- rep(paths[shards$index[kept]], vapply(values, nrow, numeric(1)))
+  if (has_file_column(paths)) {
+    file <- rep(file_labels(paths)[shards$index[kept]], vapply(values, nrow, numeric(1)))
     out <- new_data_frame(c(list(file = file), out), nrow(out))
   }
   if (what %in% c("count", "contains")) {
     id_cols <- names(out)[seq_len(length(out) - length(plan$patterns))]
     names(out) <- c(id_cols, fastx_pattern_columns(plan$patterns, id_cols))
   } else {
-    check_shard_hits(nrow(out), args$max_hits, call)
+    check_shard_hits(nrow(out), args$max_hits, call, "fastx")
   }
   attr(out, "missing_shards") <- attr(values, "missing_shards")
   out
@@ -413,7 +413,7 @@ shard_plan_fastx <- function(paths, workers, call, BPPARAM = NULL) {
     data.frame(index = i, skip = cuts$skip, n = cuts$n)
   })
   shards <- do.call(rbind, rows)
-  shards$path <- paths[shards$index]
+  shards$path <- unname(paths[shards$index])
   shards$full <- full[shards$index]
   shards$kind <- "file"
   shards$source <- shards$path
@@ -502,10 +502,14 @@ shard_fastx_work <- function(shard, args) {
   }
   res <- fastx_result(res, "paths", shard$path, call = call)
   if (args$what == "crispr") {
-    return(new_crispr_hits(new_fastx_hits(res, shard$path, call = call)))
+    return(new_crispr_hits(new_fastx_hits(res, shard$path, call = call,
+      pattern_names = names(plan$guides)
+    )))
   }
   if (args$what == "hits") {
-    return(new_fastx_hits(res, shard$path, call = call))
+    return(new_fastx_hits(res, shard$path, call = call,
+      pattern_names = names(plan$patterns)
+    ))
   }
   out <- new_fastx_values(res, shard$path, plan$patterns, args$what, call = call)
   # record numbers of the file, not of the range

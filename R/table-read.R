@@ -13,7 +13,8 @@
 #'   `quoted` (the quoted table identifier or `NULL`), `label` (for
 #'   messages), `fields` (the table's columns, `NULL` for a query).
 #' @noRd
-new_table_source <- function(con, table, column, id, call = rlang::caller_env()) {
+new_table_source <- function(con, table, column, id, call = rlang::caller_env(),
+                             hint = NULL) {
   if (inherits(table, "SQL")) {
     sql <- as.character(table)
     if (length(sql) != 1L || is.na(sql) || !nzchar(trimws(sql))) {
@@ -43,6 +44,8 @@ new_table_source <- function(con, table, column, id, call = rlang::caller_env())
       c(
         paste0("Can't find table ", cli_escape(label), "."),
         x = paste0("`table` is ", table_value(table), ", which does not exist on `con`."),
+        # (swapped arguments: the patterns name a table; swapped.R)
+        if (is.function(hint)) hint(),
         i = "For a query, give `DBI::SQL(\"SELECT ...\")`; for a table in a schema, `DBI::Id(schema = , table = )`."
       ),
       arg = "table",
@@ -440,12 +443,18 @@ table_progress_wanted <- function() {
 #' under ours. Interrupts pass through untouched.
 #' @noRd
 db_call <- function(expr, headline, arg, call, hint = NULL) {
+  # every error signalled on the way, in order (see masked_db_error())
+  seen <- list()
   tryCatch(
-    expr,
+    withCallingHandlers(
+      expr,
+      error = function(e) seen[[length(seen) + 1L]] <<- e
+    ),
     error = function(e) {
       if (inherits(e, "ducksassy_error")) {
         stop(e)
       }
+      e <- masked_db_error(e, seen)
       ducksassy_abort(
         c(cli_escape(headline), if (!is.null(hint)) c(i = hint)),
         class = c("ducksassy_db_error", "ducksassy_input_error"),
@@ -455,4 +464,29 @@ db_call <- function(expr, headline, arg, call, hint = NULL) {
       )
     }
   )
+}
+
+#' The error that explains a failed database call
+#'
+#' A driver can fail a second time while it cleans up after the first
+#' error, and the second error then replaces the first: duckdb's
+#' `dbAppendTable()` unregisters its temporary view in an `on.exit()`, which
+#' fails inside the transaction the failed `INSERT` aborted ("Current
+#' transaction is aborted"), so a duplicate key or other constraint failure
+#' would reach the user as that (issue 17). When the last error says only
+#' that the transaction is aborted, the first error signalled before it is
+#' the real one.
+#' @noRd
+masked_db_error <- function(e, seen) {
+  aborted <- function(x) {
+    grepl("transaction is aborted|current transaction is aborted|transaction has been aborted",
+      conditionMessage(x),
+      ignore.case = TRUE
+    )
+  }
+  if (!aborted(e)) {
+    return(e)
+  }
+  real <- Filter(function(x) !aborted(x) && !inherits(x, "ducksassy_error"), seen)
+  if (length(real) > 0L) real[[1L]] else e
 }

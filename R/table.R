@@ -292,7 +292,9 @@ sassy_search_table <- function(con,
 
   # Everything that talks to the database before the rows are read: no query
   # may run on `con` while the rows are being read.
-  src <- new_table_source(con, table, column, id, call = call)
+  src <- new_table_source(con, table, column, id, call = call, hint = function() {
+    swapped_hint(patterns, function(p) DBI::dbExistsTable(con, p), "sassy_search_table", "table")
+  })
   out_spec <- if (!is.null(output)) new_output_spec(con, output, call = call)
   # The row count of a table, where it is cheap to know (a DuckDB table):
   # the progress bar's total, and, for counts returned to R, the size of the
@@ -316,6 +318,7 @@ sassy_search_table <- function(con,
   # fetched; whatever ends this call (an error, an interrupt) first stops
   # that search and waits for its threads, before the reader is closed.
   searcher <- new_chunk_searcher(plan, what, src, column, max_hits, call)
+  searcher$output <- !is.null(out_spec)
   on.exit(cancel_chunk_search(searcher), add = TRUE, after = FALSE)
 
   if (show_progress) {
@@ -356,7 +359,7 @@ sassy_search_table <- function(con,
       start_chunk_search(searcher, following, rows_done + chunk$n, limit_now(n_res))
     }
     piece <- if (mode == "hits") {
-      table_hits_piece(res, chunk$data, cols, rows_done)
+      table_hits_piece(res, chunk$data, cols, rows_done, names(plan$patterns))
     } else {
       table_values_piece(res, chunk$data, cols, rows_done, chunk$n, plan$patterns)
     }
@@ -454,18 +457,12 @@ table_search_args <- function(dots, call = rlang::caller_env()) {
   }
   bad <- setdiff(nms, names(defaults))
   if (length(bad) > 0L) {
-    ducksassy_abort(
-      c(
-        paste0("Unknown argument in `...`: `", cli_escape(bad[[1L]]), "`."),
-        i = paste0(
-          "`...` takes the search arguments ",
-          paste0("`", names(defaults), "`", collapse = ", "), "."
-        )
-      ),
-      arg = "...",
-      value = bad[[1L]],
-      call = call
+    # the same classed error, with the argument meant, as every function's
+    # unknown arguments (dots.R)
+    known <- c(
+      setdiff(names(formals(sassy_search_table)), "..."), names(defaults)
     )
+    abort_extra_args(bad, known, "sassy_search_table", call)
   }
   dup <- nms[duplicated(nms)]
   if (length(dup) > 0L) {
@@ -654,6 +651,7 @@ new_chunk_searcher <- function(plan, mode, src, column, max_hits, call) {
   searcher$max_hits <- max_hits
   searcher$call <- call
   searcher$overlap <- table_overlap_wanted()
+  searcher$output <- FALSE
   searcher$job <- NULL
   searcher$chunk <- NULL
   searcher
@@ -738,14 +736,7 @@ table_chunk_result <- function(res, searcher) {
   cols <- searcher$cols
   offset <- searcher$offset
   if (identical(res$class, "ducksassy_limit_error")) {
-    ducksassy_abort(
-      c(
-        paste0("The search found more than ", format(max_hits, big.mark = ",", scientific = FALSE), " hits (`getOption(\"ducksassy.max_hits\")`)."),
-        i = "Write them to the database with `output = \"table_name\"`, or count them with `what = \"count\"`."
-      ),
-      class = "ducksassy_limit_error",
-      call = call
-    )
+    abort_table_limit(max_hits, searcher$output, call)
   }
   if (identical(res$arg, "texts") && !is.null(res$index) && !is.na(res$index)) {
     i <- as.integer(res$index)
@@ -795,8 +786,8 @@ table_test_hook <- function(event) {
 
 # One chunk's hits: the id columns of each hit's row (or its row number),
 # then the hit columns of sassy_search().
-table_hits_piece <- function(res, chunk, cols, offset) {
-  hits <- new_hits(res)
+table_hits_piece <- function(res, chunk, cols, offset, pattern_names = NULL) {
+  hits <- new_hits(res, pattern_names = pattern_names)
   out <- list()
   if (cols$record) {
     out$record <- row_numbers(offset, hits$record)
@@ -805,7 +796,7 @@ table_hits_piece <- function(res, chunk, cols, offset) {
       out[[nm]] <- subset_rows(chunk[[nm]], hits$record)
     }
   }
-  for (col in hit_columns[-1L]) {
+  for (col in setdiff(names(hits), c("record", "name"))) {
     out[[col]] <- hits[[col]]
   }
   out
@@ -829,6 +820,24 @@ table_values_piece <- function(values, chunk, cols, offset, n, patterns) {
     out[[names[[j]]]] <- values[(j - 1L) * n + seq_len(n)]
   }
   out
+}
+
+# More hits than `max_hits`: over the whole table, or, with `output`, in one
+# chunk (the advice differs: issue 17).
+abort_table_limit <- function(max_hits, output, call) {
+  ducksassy_abort(
+    c(
+      paste0(
+        "The search found more than ", format(max_hits, big.mark = ",", scientific = FALSE),
+        " hits (`getOption(\"ducksassy.max_hits\")`)",
+        if (output) " in one chunk of rows" else "", "."
+      ),
+      limit_hint(if (output) "table_output" else "table")
+    ),
+    class = "ducksassy_limit_error",
+    value = max_hits,
+    call = call
+  )
 }
 
 row_numbers <- function(offset, i) {

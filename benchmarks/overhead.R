@@ -18,21 +18,34 @@
 # summarised (count, cost sum, CIGAR bytes, sum of starts, minus-strand hits)
 # and must agree.
 #
+#   (e) dispatch: with --single_lib=PATH, the same sassy_search() in two
+#       fresh R sessions, in turn: `r_dispatched` loads the ducksassy of
+#       this R's library (the default install: a C dispatcher that loads
+#       the best SIMD backend library, issue 14) and `r_single` the one
+#       installed in PATH (a single-backend build, e.g. one built before
+#       the dispatcher with DUCKSASSY_SIMD=avx512). Inputs are sent once;
+#       each session times its own calls.
+#
 #   Rscript benchmarks/overhead.R [--dna_records=262144]
-#     [--ascii_records=16384] [--threads=1,2] [--reps=5]
+#     [--ascii_records=16384] [--threads=1,2] [--reps=5] [--single_lib=PATH]
+#     [--only_dispatch]   (only (e): a quick check; the report needs all paths)
 #
 # Writes benchmarks/data/overhead.csv and overhead_receipt.json.
 
 source("benchmarks/common.R")
 args <- bench_args(list(
-  dna_records = 262144L, ascii_records = 16384L, threads = c(1L, 2L), reps = 5L
+  dna_records = 262144L, ascii_records = 16384L, threads = c(1L, 2L), reps = 5L,
+  single_lib = "", only_dispatch = FALSE
 ))
+if (args$only_dispatch && !nzchar(args$single_lib)) stop("--only_dispatch needs --single_lib")
 load_before <- load_average()
-bin <- rust_examples()
+bin <- if (!args$only_dispatch) rust_examples()
 
 table_why <- NULL
 if (!exists("sassy_search_table", envir = asNamespace("ducksassy"))) {
   table_why <- "the installed ducksassy has no sassy_search_table()"
+} else if (args$only_dispatch) {
+  table_why <- "--only_dispatch"
 } else if (!requireNamespace("duckdb", quietly = TRUE) || !requireNamespace("DBI", quietly = TRUE)) {
   table_why <- "the duckdb (or DBI) package is not installed"
 }
@@ -41,6 +54,37 @@ if (is.null(table_why)) {
   con <- DBI::dbConnect(duckdb::duckdb())
   on.exit(DBI::dbDisconnect(con, shutdown = TRUE), add = TRUE)
 }
+
+# (e) two R sessions, one per build; NULL without --single_lib
+dispatch_sessions <- NULL
+if (nzchar(args$single_lib)) {
+  if (!requireNamespace("callr", quietly = TRUE)) stop("--single_lib needs the callr package")
+  if (!dir.exists(file.path(args$single_lib, "ducksassy"))) {
+    stop("--single_lib: no ducksassy installed in ", args$single_lib)
+  }
+  start_session <- function(lib) {
+    s <- callr::r_session$new(callr::r_session_options(
+      libpath = unique(c(lib, .libPaths())),
+      env = c(DUCKSASSY_BACKEND = "")
+    ))
+    s$run(function() {
+      suppressPackageStartupMessages(library(ducksassy))
+      NULL
+    })
+    s
+  }
+  dispatch_sessions <- list(
+    r_dispatched = start_session(dirname(find.package("ducksassy"))),
+    r_single = start_session(args$single_lib)
+  )
+  on.exit(for (s in dispatch_sessions) s$close(), add = TRUE)
+}
+# what each session loaded: package path, library files, backend report
+dispatch_builds <- lapply(dispatch_sessions, function(s) s$run(function() {
+  path <- find.package("ducksassy")
+  list(path = path, libs = list.files(file.path(path, "libs")),
+       backend = utils::capture.output(print(sassy_backend_info())))
+}))
 
 workloads <- list(
   dna = list(texts = make_reads(args$dna_records), pattern = BENCH_PATTERN, k = 2L,
@@ -78,22 +122,53 @@ for (wn in names(workloads)) {
     sassy_search_table(con, "reads", w$pattern, k = w$k, id = character(0),
                        alphabet = w$alphabet, rc = w$rc, threads = th)
   }
+  for (s in dispatch_sessions) {
+    s$run(function(texts) {
+      assign("bench_texts", texts, envir = globalenv())
+      NULL
+    }, list(w$texts))
+  }
+  search_session <- function(s, th) {
+    s$run(function(pattern, k, alphabet, rc, th) {
+      texts <- get("bench_texts", envir = globalenv())
+      t0 <- proc.time()
+      h <- sassy_search(texts, pattern, k = k, alphabet = alphabet, rc = rc, threads = th)
+      t <- proc.time() - t0
+      list(elapsed = t[["elapsed"]], cpu = t[["user.self"]] + t[["sys.self"]],
+           hits = nrow(h), cost_sum = sum(as.numeric(h$cost)),
+           cigar_bytes = sum(as.numeric(nchar(h$cigar, "bytes"))),
+           start_sum = sum(as.numeric(h$start)), minus = sum(h$strand == "-"))
+    }, list(w$pattern, w$k, w$alphabet, w$rc, th))
+  }
   # warm-up of the R paths
-  invisible(search_r(max(args$threads)))
+  if (!args$only_dispatch) invisible(search_r(max(args$threads)))
+  for (s in dispatch_sessions) invisible(search_session(s, max(args$threads)))
   if (!is.null(con)) {
     invisible(search_table(max(args$threads)))
     invisible(search_table(max(args$threads), overlap = FALSE))
   }
   for (rep in seq_len(args$reps)) {
-    d <- run_example(bin, "sassy_direct", common_args)
-    add(wn, w, "sassy_direct", 1L, rep, d$seconds, d$cpu_seconds, d)
-    for (th in args$threads) {
-      e <- run_example(bin, "engine", c(common_args, "--threads", th))
-      add(wn, w, "engine", th, rep, e$seconds, e$cpu_seconds, e)
+    if (!args$only_dispatch) {
+      # (a), (b), (c)
+      d <- run_example(bin, "sassy_direct", common_args)
+      add(wn, w, "sassy_direct", 1L, rep, d$seconds, d$cpu_seconds, d)
+      for (th in args$threads) {
+        e <- run_example(bin, "engine", c(common_args, "--threads", th))
+        add(wn, w, "engine", th, rep, e$seconds, e$cpu_seconds, e)
+      }
+      for (th in args$threads) {
+        r <- timed(function() search_r(th))
+        add(wn, w, "r_search", th, rep, r$elapsed, r$cpu, hit_summary(r$value))
+      }
     }
+    # (e) alternate which build goes first, so drift hits both alike
+    sess <- names(dispatch_sessions)
+    if (rep %% 2L == 0L) sess <- rev(sess)
     for (th in args$threads) {
-      r <- timed(function() search_r(th))
-      add(wn, w, "r_search", th, rep, r$elapsed, r$cpu, hit_summary(r$value))
+      for (sn in sess) {
+        r <- search_session(dispatch_sessions[[sn]], th)
+        add(wn, w, sn, th, rep, r$elapsed, r$cpu, r)
+      }
     }
     if (!is.null(con)) {
       for (th in args$threads) {
@@ -113,5 +188,6 @@ write_receipt("overhead", args, load_before = load_before, extra = list(
   ascii = list(pattern = ASCII_PATTERN, k = ASCII_K, alphabet = "ascii", rc = FALSE, length = 256L),
   duckdb_table = if (is.null(table_why)) "run" else paste("not run:", table_why),
   duckdb_version = if (requireNamespace("duckdb", quietly = TRUE)) as.character(utils::packageVersion("duckdb")) else NA_character_,
-  rust_binaries = bin
+  rust_binaries = bin,
+  dispatch = if (is.null(dispatch_sessions)) "not run: no --single_lib" else dispatch_builds
 ))

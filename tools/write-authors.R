@@ -1,14 +1,13 @@
 # tools/write-authors.R: writes inst/AUTHORS, the list of the Rust crates
 # bundled in src/rust/vendor.tar.xz with their versions, authors and licenses.
 # Run from the package root after the vendored crates change:
-#   Rscript tools/write-authors.R
-vendor <- "src/rust/vendor"
-if (!dir.exists(vendor)) {
-  tmp <- tempfile()
-  dir.create(tmp)
-  utils::untar("src/rust/vendor.tar.xz", exdir = tmp)
-  vendor <- file.path(tmp, "vendor")
-}
+#   sh tools/vendor-crates && Rscript tools/write-authors.R
+# Always from the tarball (tools/vendor-crates writes it): an unpacked
+# src/rust/vendor/ may be stale.
+tmp <- tempfile()
+dir.create(tmp)
+utils::untar("src/rust/vendor.tar.xz", exdir = tmp)
+vendor <- file.path(tmp, "vendor")
 
 field <- function(lines, key) {
   i <- grep(paste0("^", key, " = "), lines)[1]

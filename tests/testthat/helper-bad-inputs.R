@@ -187,7 +187,8 @@ bad_input_matrix <- list(
       list(BPPARAM = NULL)
     ),
     ok = c(search_ok, list(
-      paths = c("wrong_length", "matrix"),
+      # an empty file is zero records (issue 17, "Empty inputs")
+      paths = c("wrong_length", "matrix", "empty_file"),
       patterns = c("string", "wrong_length", "long_string", "matrix"),
       BPPARAM = bpparam_ok
     )),
@@ -205,7 +206,7 @@ bad_input_matrix <- list(
       ignore_case = quote(FALSE), threads = quote(1L), indels = quote(TRUE)
     ),
     ok = c(search_ok, list(
-      path = "matrix",
+      path = c("matrix", "empty_file"),
       # a relative path in the working directory (the matrix runs each row
       # in a fresh temporary one)
       output = c("matrix", "string", "utf8", "latin1"),
@@ -227,7 +228,7 @@ bad_input_matrix <- list(
   sassy_read_fastx = list(
     args = list(path = quote(fq), n_max = quote(Inf)),
     ok = list(
-      path = "matrix",
+      path = c("matrix", "empty_file"),
       # any whole number >= 0 reads that many records at most
       n_max = c("huge_int", "huge_double", "inf", "matrix")
     ),
@@ -288,7 +289,8 @@ bad_input_matrix <- list(
     ),
     ok = list(
       BPPARAM = bpparam_ok,
-      paths = c("wrong_length", "matrix"),
+      # an empty file is zero records (issue 17, "Empty inputs")
+      paths = c("wrong_length", "matrix", "empty_file"),
       guides = c("wrong_length", "matrix", "long_string"),
       max_n_frac = "null"
     ),
@@ -327,11 +329,12 @@ bad_input_matrix <- list(
     needs = "con"
   ),
   as_granges = list(
-    args = list(hits = quote(hits), seqinfo = quote(NULL)),
+    args = list(hits = quote(hits), seqinfo = quote(NULL), seqnames = quote(NULL)),
     ok = list(
       hits = "zero_rows",
       # NULL is the default; rep() and [0] of NULL are NULL
-      seqinfo = c("null", "wrong_length", "empty")
+      seqinfo = c("null", "wrong_length", "empty"),
+      seqnames = c("null", "wrong_length", "empty")
     ),
     extra = list(hits = list(zero_rows = quote(hits[0L, ]))),
     needs = "granges"

@@ -90,8 +90,11 @@ test_that("the shapes: vector for one pattern, matrix otherwise, with names", {
     c(2L, NA, 0L, 0L, NA, 1L), 3L, 2L,
     dimnames = list(c("a", "b", "c"), c("p1", "p2"))
   ))
+  # unnamed patterns: pattern_<i>, as the count columns of files and tables
   got <- sassy_contains(unname(texts), c("ACG", "TTT"), alphabet = "dna", rc = FALSE)
-  expect_identical(got, matrix(c(TRUE, NA, FALSE, FALSE, NA, TRUE), 3L, 2L))
+  expect_identical(got, matrix(c(TRUE, NA, FALSE, FALSE, NA, TRUE), 3L, 2L,
+    dimnames = list(NULL, c("pattern_1", "pattern_2"))
+  ))
   # Only the patterns are named.
   got <- sassy_count(unname(texts), c(p1 = "ACG", p2 = "TTT"), alphabet = "dna", rc = FALSE)
   expect_identical(dimnames(got), list(NULL, c("p1", "p2")))

@@ -155,7 +155,7 @@ test_that("hits equal the brute-force oracle on random texts", {
     }, "")
     texts[sample(3, 1)] <- if (case %% 5 == 0) NA else texts[sample(3, 1)]
     rc <- case %% 3 != 0
-    hits <- sassy_crispr(guides, texts, k = k, pam_length = pam_length,
+    hits <- sassy_crispr(texts, guides, k = k, pam_length = pam_length,
       allow_pam_edits = allow, max_n_frac = max_n_frac, rc = rc, threads = 2L)
     expect_crispr_oracle(hits, guides, texts, k, pam_length, allow, max_n_frac, rc)
   }
@@ -166,7 +166,7 @@ test_that("a guide with its PAM is found where it was planted, on both strands",
   spacer <- substr(guide, 1, 20)
   fwd <- paste0("TTTTT", spacer, "AGG", "CCCCC")
   rev <- revcomp_chr(fwd)
-  hits <- sassy_crispr(paste0(spacer, "NGG"), c(f = fwd, r = rev), k = 0)
+  hits <- sassy_crispr(c(f = fwd, r = rev), paste0(spacer, "NGG"), k = 0)
   expect_identical(hits$name, c("f", "r"))
   expect_identical(hits$start, c(6L, 6L))
   expect_identical(hits$end, c(28L, 28L))
@@ -178,8 +178,8 @@ test_that("a guide with its PAM is found where it was planted, on both strands",
 test_that("the PAM must match exactly unless allow_pam_edits", {
   spacer <- "ACGTACGTACGT"
   text <- paste0("TTTT", spacer, "AGC", "TTTT") # PAM broken
-  expect_equal(nrow(sassy_crispr(paste0(spacer, "NGG"), text, k = 1, rc = FALSE)), 0L)
-  h <- sassy_crispr(paste0(spacer, "NGG"), text, k = 1, rc = FALSE, allow_pam_edits = TRUE)
+  expect_equal(nrow(sassy_crispr(text, paste0(spacer, "NGG"), k = 1, rc = FALSE)), 0L)
+  h <- sassy_crispr(text, paste0(spacer, "NGG"), k = 1, rc = FALSE, allow_pam_edits = TRUE)
   expect_true(any(h$cost == 1L & h$end == 19L))
   expect_crispr_oracle(h, paste0(spacer, "NGG"), text, 1, 3L, TRUE, 0.2, FALSE)
 })
@@ -188,7 +188,7 @@ test_that("every qualifying end position is reported", {
   # the site followed by AGGG ends twice: after AGG (cost 0), after GGG (cost 1)
   spacer <- "ACGTTGCAACGT"
   text <- paste0("CCCC", spacer, "AGGG", "CCCC")
-  h <- sassy_crispr(paste0(spacer, "NGG"), text, k = 1, rc = FALSE)
+  h <- sassy_crispr(text, paste0(spacer, "NGG"), k = 1, rc = FALSE)
   expect_identical(h$end, c(19L, 20L))
   expect_identical(h$cost, c(0L, 1L))
 })
@@ -196,16 +196,16 @@ test_that("every qualifying end position is reported", {
 test_that("runs of N are dropped by max_n_frac", {
   guide <- "ACGTACGTACGTACGTACGTNGG"
   text <- paste0(strrep("ACGT", 5), strrep("N", 100), "TTGACC")
-  h <- sassy_crispr(guide, text, k = 2)
+  h <- sassy_crispr(text, guide, k = 2)
   # the real site ACGT x 5 + NNN (3 N in 23 letters) stays, the run does not
   expect_true(any(h$start == 1L & h$end == 23L & h$cost == 0L))
   expect_lt(nrow(h), 10L)
   regions <- substring(text, h$start, h$end)
   expect_true(all(nchar(gsub("[^N]", "", regions)) / nchar(regions) <= 0.2))
-  expect_equal(nrow(sassy_crispr(guide, text, k = 2, max_n_frac = 0)), 0L)
-  all <- sassy_crispr(guide, text, k = 2, max_n_frac = 1)
+  expect_equal(nrow(sassy_crispr(text, guide, k = 2, max_n_frac = 0)), 0L)
+  all <- sassy_crispr(text, guide, k = 2, max_n_frac = 1)
   expect_gt(nrow(all), 100L)
-  expect_identical(sassy_crispr(guide, text, k = 2, max_n_frac = NULL), all)
+  expect_identical(sassy_crispr(text, guide, k = 2, max_n_frac = NULL), all)
 })
 
 test_that("guides of different lengths and PAMs mix in one call", {
@@ -218,9 +218,9 @@ test_that("guides of different lengths and PAMs mix in one call", {
   g2 <- paste0(substr(genome, 1001, 1017), "NAG")
   g3 <- paste0(substr(genome, 2001, 2024), "RRG")
   guides <- c(g1, g2, g3)
-  both <- sassy_crispr(guides, genome, k = 2)
+  both <- sassy_crispr(genome, guides, k = 2)
   for (i in 1:3) {
-    one <- sassy_crispr(guides[[i]], genome, k = 2)
+    one <- sassy_crispr(genome, guides[[i]], k = 2)
     mine <- both[both$guide == i, ]
     expect_gt(nrow(one), 0L)
     mine$guide <- rep(1L, nrow(mine))
@@ -235,43 +235,50 @@ test_that("one PAM length per guide mixes SpCas9 and SaCas9 guides", {
   substr(genome, 121, 123) <- "TGG"
   substr(genome, 2021, 2026) <- "CAGAAT"
   guides <- c(sp = paste0(substr(genome, 101, 120), "NGG"), sa = paste0(substr(genome, 2000, 2020), "NNGRRT"))
-  both <- sassy_crispr(guides, genome, k = 3, pam_length = c(3L, 6L))
+  both <- sassy_crispr(genome, guides, k = 3, pam_length = c(3L, 6L))
   expect_true(all(c(1L, 2L) %in% both$guide[both$cost == 0L]))
   for (i in 1:2) {
-    one <- sassy_crispr(guides[[i]], genome, k = 3, pam_length = c(3L, 6L)[[i]])
+    one <- sassy_crispr(genome, guides[[i]], k = 3, pam_length = c(3L, 6L)[[i]])
     mine <- both[both$guide == i, ]
+    # the guides' names travel into guide_name
+    expect_identical(mine$guide_name, rep(names(guides)[[i]], nrow(mine)))
+    mine$guide_name <- NULL
     mine$guide <- rep(1L, nrow(mine))
     row.names(mine) <- NULL
     expect_identical(mine, one)
     expect_crispr_oracle(one, guides[[i]], genome, 3, c(3L, 6L)[[i]])
   }
-  e <- expect_error(sassy_crispr(guides, genome, k = 3, pam_length = c(3L, 6L, 3L)),
+  e <- expect_error(sassy_crispr(genome, guides, k = 3, pam_length = c(3L, 6L, 3L)),
     class = "ducksassy_input_error")
   expect_identical(e$arg, "pam_length")
-  e <- expect_error(sassy_crispr(guides, genome, k = 3, pam_length = c(3L, 30L)),
+  e <- expect_error(sassy_crispr(genome, guides, k = 3, pam_length = c(3L, 30L)),
     class = "ducksassy_input_error")
   expect_identical(e$index, 2L)
   expect_match(conditionMessage(e), "pam_length[2]", fixed = TRUE)
-  e <- expect_error(sassy_crispr(guides, genome, k = 3, pam_length = c(3L, NA)),
+  e <- expect_error(sassy_crispr(genome, guides, k = 3, pam_length = c(3L, NA)),
     class = "ducksassy_input_error")
   expect_identical(e$index, 2L)
   # k is checked against each guide's own spacer
   # (spacers of 20 and 21 letters: k = 20 is too large for the first only)
-  e <- expect_error(sassy_crispr(guides, genome, k = 20, pam_length = c(3L, 6L)),
+  e <- expect_error(sassy_crispr(genome, guides, k = 20, pam_length = c(3L, 6L)),
     class = "ducksassy_input_error")
   expect_identical(e$index, 1L)
-  expect_silent(sassy_crispr(guides[2], genome, k = 20, pam_length = 6L))
+  expect_silent(sassy_crispr(genome, guides[2], k = 20, pam_length = 6L))
 })
 
 test_that("texts shorter than the guide or the PAM give empty results", {
   guides <- c("ACGTACGTAGG", "TTTTTGG")
   texts <- c("", "A", "GG", "AGG", "TTTTGG", NA, "NNN")
   for (k in 0:2) {
-    h <- sassy_crispr(guides, texts, k = k)
+    # (every text is shorter than every guide: with k = 0 the arguments
+    # look swapped, a warning tested in test-regressions.R)
+    h <- withCallingHandlers(sassy_crispr(texts, guides, k = k),
+      ducksassy_swapped_arguments_warning = function(w) invokeRestart("muffleWarning")
+    )
     expect_crispr_oracle(h, guides, texts, k)
   }
-  expect_equal(nrow(sassy_crispr(guides, character(), k = 1)), 0L)
-  empty <- sassy_crispr(guides, character(), k = 1)
+  expect_equal(nrow(sassy_crispr(character(), guides, k = 1)), 0L)
+  empty <- sassy_crispr(character(), guides, k = 1)
   expect_identical(names(empty), c(
     "record", "guide", "start", "end", "pattern_start", "pattern_end",
     "cost", "strand", "cigar"
@@ -282,18 +289,18 @@ test_that("results do not depend on the number of threads", {
   set.seed(5)
   texts <- vapply(1:40, function(i) random_dna(500), "")
   guides <- vapply(1:6, function(i) paste0(substr(texts[[i]], 50, 69), "NGG"), "")
-  one <- sassy_crispr(guides, texts, k = 3, threads = 1L)
+  one <- sassy_crispr(texts, guides, k = 3, threads = 1L)
   expect_gt(nrow(one), 0L)
-  expect_identical(sassy_crispr(guides, texts, k = 3, threads = 2L), one)
-  expect_identical(sassy_crispr(guides, texts, k = 3, threads = 4L), one)
+  expect_identical(sassy_crispr(texts, guides, k = 3, threads = 2L), one)
+  expect_identical(sassy_crispr(texts, guides, k = 3, threads = 4L), one)
 })
 
 test_that("cigar = FALSE gives NA cigars and the same coordinates", {
   set.seed(8)
   texts <- vapply(1:5, function(i) random_dna(300), "")
   guides <- paste0(substr(texts[[2]], 10, 29), "NGG")
-  a <- sassy_crispr(guides, texts, k = 3)
-  b <- sassy_crispr(guides, texts, k = 3, cigar = FALSE)
+  a <- sassy_crispr(texts, guides, k = 3)
+  b <- sassy_crispr(texts, guides, k = 3, cigar = FALSE)
   expect_true(all(is.na(b$cigar)))
   a$cigar <- NA_character_
   expect_identical(a, b)
@@ -329,7 +336,7 @@ test_that("a guide panel on the E. coli genome agrees with the oracle", {
     guides <- c(guides, g, m)
   }
   k <- 3L
-  hits <- sassy_crispr(guides, c(chr = genome), k = k, threads = 2L)
+  hits <- sassy_crispr(c(chr = genome), guides, k = k, threads = 2L)
   expect_true(all(hits$cost <= k))
   # the unmutated guides are found exactly
   for (gi in seq(1, length(guides), by = 2)) {
@@ -391,7 +398,7 @@ test_that("sassy_crispr_fastx() gives the hits of sassy_crispr() on the records"
   recs <- sassy_read_fastx(path)
   genome <- recs$sequence[[1L]]
   guides <- c(paste0(substr(genome, 1001, 1020), "NGG"), "ACGTTGCATTGACGATCGAANGG")
-  want <- sassy_crispr(guides, stats::setNames(recs$sequence, recs$name), k = 3)
+  want <- sassy_crispr(stats::setNames(recs$sequence, recs$name), guides, k = 3)
   got <- sassy_crispr_fastx(path, guides, k = 3)
   expect_identical(got, want)
   gz <- tempfile(fileext = ".fa.gz")
@@ -415,7 +422,7 @@ test_that("sassy_crispr_table() gives the hits of sassy_crispr() row for row", {
   con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
   on.exit(DBI::dbDisconnect(con), add = TRUE)
   DBI::dbWriteTable(con, "reads", data.frame(read_id = sprintf("r%02d", 1:30), seq = seqs))
-  want <- sassy_crispr(guides, seqs, k = 3)
+  want <- sassy_crispr(seqs, guides, k = 3)
   expect_gt(nrow(want), 1L)
   got <- sassy_crispr_table(con, "reads", guides, k = 3, column = "seq", id = character(), chunk_rows = 4L)
   expect_identical(got, want)
@@ -443,46 +450,46 @@ test_that("sassy_crispr_table() gives the hits of sassy_crispr() row for row", {
 
 test_that("bad arguments are classed errors naming argument, index and value", {
   g <- c("ACGTACGTNGG", "ACGTACGTAGG")
-  expect_error(sassy_crispr(g, "ACGT", k = 1, pam_length = 0), class = "ducksassy_input_error")
-  e <- expect_error(sassy_crispr(c(g, "AGG"), "ACGT", k = 1), class = "ducksassy_input_error")
+  expect_error(sassy_crispr("ACGTACGTACGTA", g, k = 1, pam_length = 0), class = "ducksassy_input_error")
+  e <- expect_error(sassy_crispr("ACGTACGTACGTA", c(g, "AGG"), k = 1), class = "ducksassy_input_error")
   expect_identical(e$arg, "pam_length")
   expect_identical(e$index, 3L)
   expect_match(conditionMessage(e), "guides[3]", fixed = TRUE)
-  e <- expect_error(sassy_crispr(g, "ACGT", k = 1, pam_length = 11), class = "ducksassy_input_error")
+  e <- expect_error(sassy_crispr("ACGTACGTACGTA", g, k = 1, pam_length = 11), class = "ducksassy_input_error")
   expect_identical(e$arg, "pam_length")
-  expect_error(sassy_crispr(g, "ACGT", k = 1, pam_length = 2.5), class = "ducksassy_input_error")
-  expect_error(sassy_crispr(g, "ACGT", k = 1, pam_length = NA), class = "ducksassy_input_error")
+  expect_error(sassy_crispr("ACGTACGTACGTA", g, k = 1, pam_length = 2.5), class = "ducksassy_input_error")
+  expect_error(sassy_crispr("ACGTACGTACGTA", g, k = 1, pam_length = NA), class = "ducksassy_input_error")
   for (bad in list(-0.1, 1.5, NA, "a", c(0.1, 0.2))) {
-    e <- expect_error(sassy_crispr(g, "ACGT", k = 1, max_n_frac = bad), class = "ducksassy_input_error")
+    e <- expect_error(sassy_crispr("ACGTACGTACGTA", g, k = 1, max_n_frac = bad), class = "ducksassy_input_error")
     expect_identical(e$arg, "max_n_frac")
   }
-  e <- expect_error(sassy_crispr(c(g, "ACGTZCGTNGG"), "ACGT", k = 1), class = "ducksassy_input_error")
+  e <- expect_error(sassy_crispr("ACGTACGTACGTA", c(g, "ACGTZCGTNGG"), k = 1), class = "ducksassy_input_error")
   expect_identical(e$arg, "guides")
   expect_identical(e$index, 3L)
   expect_identical(e$value, "ACGTZCGTNGG")
   expect_match(conditionMessage(e), "\"Z\" at position 5", fixed = TRUE)
-  expect_error(sassy_crispr(c("ACGTACGTNGG", NA), "ACGT", k = 1), class = "ducksassy_input_error")
-  expect_error(sassy_crispr(c("ACGTACGTNGG", ""), "ACGT", k = 1), class = "ducksassy_input_error")
-  expect_error(sassy_crispr(character(), "ACGT", k = 1), class = "ducksassy_input_error")
-  expect_error(sassy_crispr(list("ACGTACGTNGG"), "ACGT", k = 1), class = "ducksassy_input_error")
+  expect_error(sassy_crispr("ACGTACGTACGTA", c("ACGTACGTNGG", NA), k = 1), class = "ducksassy_input_error")
+  expect_error(sassy_crispr("ACGTACGTACGTA", c("ACGTACGTNGG", ""), k = 1), class = "ducksassy_input_error")
+  expect_error(sassy_crispr("ACGTACGTACGTA", character(), k = 1), class = "ducksassy_input_error")
+  expect_error(sassy_crispr("ACGTACGTACGTA", list("ACGTACGTNGG"), k = 1), class = "ducksassy_input_error")
   # k must be below the spacer length (8 here), or the guide length with PAM edits
-  e <- expect_error(sassy_crispr(g, "ACGT", k = 8), class = "ducksassy_input_error")
+  e <- expect_error(sassy_crispr("ACGTACGTACGTA", g, k = 8), class = "ducksassy_input_error")
   expect_identical(e$arg, "k")
   expect_identical(e$index, 1L)
-  expect_silent(sassy_crispr(g, "ACGT", k = 8, allow_pam_edits = TRUE))
-  expect_error(sassy_crispr(g, "ACGT", k = -1), class = "ducksassy_input_error")
-  expect_error(sassy_crispr(g, "ACGT"), "k")
-  expect_error(sassy_crispr(g, "ACGT", k = 1, rc = NA), class = "ducksassy_input_error")
-  expect_error(sassy_crispr(g, "ACGT", k = 1, allow_pam_edits = "yes"), class = "ducksassy_input_error")
-  expect_error(sassy_crispr(g, "ACGT", k = 1, threads = 0), class = "ducksassy_input_error")
+  expect_silent(sassy_crispr("ACGTACGTACGTA", g, k = 8, allow_pam_edits = TRUE))
+  expect_error(sassy_crispr("ACGTACGTACGTA", g, k = -1), class = "ducksassy_input_error")
+  expect_error(sassy_crispr("ACGTACGTACGTA", g), "k")
+  expect_error(sassy_crispr("ACGTACGTACGTA", g, k = 1, rc = NA), class = "ducksassy_input_error")
+  expect_error(sassy_crispr("ACGTACGTACGTA", g, k = 1, allow_pam_edits = "yes"), class = "ducksassy_input_error")
+  expect_error(sassy_crispr("ACGTACGTACGTA", g, k = 1, threads = 0), class = "ducksassy_input_error")
   # a bad letter in a text names the record
-  e <- expect_error(sassy_crispr(g, c("ACGT", "ACGT-A"), k = 1), class = "ducksassy_input_error")
+  e <- expect_error(sassy_crispr(c("ACGTACGTACGTA", "ACGT-A"), g, k = 1), class = "ducksassy_input_error")
   expect_identical(e$index, 2L)
   expect_match(conditionMessage(e), "texts", fixed = TRUE)
   # too many hits is an error, never a truncated table
   withr::local_options(ducksassy.max_hits = 3)
   expect_error(
-    sassy_crispr("ACGTACGTNGG", strrep("ACGTACGTAGG", 10), k = 0),
+    sassy_crispr(strrep("ACGTACGTAGG", 10), "ACGTACGTNGG", k = 0),
     class = "ducksassy_limit_error"
   )
 })
@@ -510,7 +517,7 @@ test_that("the Rust side rejects what slips past R", {
 
 test_that("a missing k is a classed error in every CRISPR form", {
   fa <- system.file("extdata", "lambda_virus.fa", package = "ducksassy")
-  expect_error(sassy_crispr("ACGTNGG", "ACGTAGG"), class = "ducksassy_input_error", regexp = "`k` is missing")
+  expect_error(sassy_crispr("ACGTAGG", "ACGTNGG"), class = "ducksassy_input_error", regexp = "`k` is missing")
   expect_error(sassy_crispr_fastx(fa, "ACGTNGG"), class = "ducksassy_input_error", regexp = "`k` is missing")
   skip_if_not_installed("RSQLite")
   con <- DBI::dbConnect(RSQLite::SQLite())

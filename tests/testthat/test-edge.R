@@ -30,7 +30,7 @@ test_that("NA texts give NA counts and no hits", {
   expect_identical(sassy_contains(texts, "ACG", alphabet = "dna"), c(NA, TRUE, NA))
   expect_identical(
     sassy_count(texts, c("ACG", "TTT"), alphabet = "dna", rc = FALSE),
-    matrix(c(NA, 1L, NA, NA, 0L, NA), 3L, 2L)
+    matrix(c(NA, 1L, NA, NA, 0L, NA), 3L, 2L, dimnames = list(NULL, c("pattern_1", "pattern_2")))
   )
   # All NA.
   expect_identical(sassy_search(c(NA_character_, NA_character_), "ACG"), empty_hits_template())
@@ -46,8 +46,9 @@ test_that("zero texts give a zero-row data frame and zero-length vectors", {
   expect_identical(sassy_search(character(), "ACG", cigar = FALSE), empty_hits_template())
   expect_identical(sassy_count(character(), "ACG"), integer())
   expect_identical(sassy_contains(character(), "ACG"), logical())
-  expect_identical(sassy_count(character(), c("ACG", "TTT")), matrix(integer(), 0L, 2L))
-  expect_identical(sassy_contains(character(), c("ACG", "TTT")), matrix(logical(), 0L, 2L))
+  cols <- list(NULL, c("pattern_1", "pattern_2"))
+  expect_identical(sassy_count(character(), c("ACG", "TTT")), matrix(integer(), 0L, 2L, dimnames = cols))
+  expect_identical(sassy_contains(character(), c("ACG", "TTT")), matrix(logical(), 0L, 2L, dimnames = cols))
   named <- stats::setNames(character(), character())
   expect_identical(sassy_search(named, "ACG"), empty_hits_template(named = TRUE))
   expect_identical(sassy_count(named, "ACG"), stats::setNames(integer(), character()))

@@ -379,11 +379,78 @@ test_that("missing files and folders are errors naming the path", {
   expect_error(sassy_read_fastx(c(reads_fq, reads_fq)), class = "ducksassy_input_error")
 })
 
-test_that("empty files are errors", {
-  expect_file_error(make_bad(raw()), message = "empty")
-  con <- gzfile(p <- withr::local_tempfile(fileext = ".gz"), "wb")
+test_that("Empty inputs: empty files are zero records, not errors", {
+  # 0 bytes, a gzip stream of nothing, blank lines only: zero records, as
+  # Biostrings reads them (issue 17)
+  empty <- make_bad(raw())
+  con <- gzfile(gz <- withr::local_tempfile(fileext = ".fq.gz"), "wb")
   close(con)
-  expect_file_error(p, message = "compressed but holds no records")
+  blank <- make_bad("\n\n")
+  for (p in c(empty, gz, blank)) {
+    r <- sassy_read_fastx(p)
+    expect_identical(nrow(r), 0L)
+    expect_identical(names(r), c("name", "description", "sequence"))
+    h <- sassy_search_fastx(p, "ACGT")
+    expect_identical(nrow(h), 0L)
+    expect_identical(names(h), names(sassy_search_fastx(reads_fq, "ACGT")))
+    n <- sassy_search_fastx(p, c(a = "ACGT"), what = "count")
+    expect_identical(n, data.frame(record = integer(), name = character(), a = integer()))
+    expect_identical(sassy_filter_fastx(p, withr::local_tempfile(), "ACGT"), c(read = 0, written = 0))
+  }
+  # an empty sample among others: its records are none, the others' numbers
+  # and values unchanged
+  both <- sassy_search_fastx(c(reads_fq, empty, reads_fq), "ACGT", k = 1, what = "count")
+  one <- sassy_search_fastx(reads_fq, "ACGT", k = 1, what = "count")
+  expect_identical(nrow(both), 2L * nrow(one))
+  expect_identical(both$pattern_1, rep(one$pattern_1, 2))
+  expect_identical(both$file, rep(reads_fq, 2L * nrow(one)))
+  # a file that is not FASTA/FASTQ at all stays an error
+  expect_file_error(make_bad("x"), message = "neither FASTA nor FASTQ")
+  # a compressed file cut before its first letter is truncated, not empty
+  full <- readBin(reads_fq, "raw", file.size(reads_fq))
+  expect_file_error(make_bad(full[1:20], ".fq.gz"), message = "truncated or corrupt")
+})
+
+test_that("Empty inputs: a filter that keeps nothing writes a file read back as zero records", {
+  for (out in c(withr::local_tempfile(fileext = ".fq"), withr::local_tempfile(fileext = ".fq.gz"))) {
+    # (no read has this 24-mer, N-rich regions dropped by max_n_frac)
+    n <- sassy_filter_fastx(reads_fq, out, strrep("GATTACA", 4), k = 0, max_n_frac = 0)
+    expect_identical(n[["written"]], 0)
+    expect_true(file.exists(out))
+    expect_identical(nrow(sassy_read_fastx(out)), 0L)
+    expect_identical(nrow(sassy_search_fastx(out, "ACGT")), 0L)
+    expect_identical(sassy_filter_fastx(out, withr::local_tempfile(), "ACGT"), c(read = 0, written = 0))
+  }
+})
+
+test_that("FASTA with a leading blank line or `;` comment lines is read as Biostrings reads it", {
+  want <- data.frame(name = c("a", "b"), description = c("x y", NA), sequence = c("ACGTAC", "GG"))
+  texts <- c(
+    "\n>a x y\nACGT\nAC\n>b\nGG\n",
+    ";comment\n\n>a x y\nACGT\n;inside a record\nAC\n;between\n>b\nGG\n",
+    "\r\n;c\r\n>a x y\r\nACGT\r\nAC\r\n;c\r\n>b\r\nGG\r\n"
+  )
+  for (text in texts) {
+    p <- make_bad(text, ".fa")
+    expect_identical(sassy_read_fastx(p), want)
+    h <- sassy_search_fastx(p, "ACGTAC")
+    expect_identical(h$name, "a")
+    if (requireNamespace("Biostrings", quietly = TRUE)) {
+      bs <- Biostrings::readDNAStringSet(p)
+      expect_identical(unname(as.character(bs)), want$sequence)
+      expect_identical(names(bs), c("a x y", "b"))
+    }
+  }
+})
+
+test_that("the FASTQ quality-length error names the quality line", {
+  lines <- c("@a", "ACGT", "+", "IIII", "@b", "ACGT", "+", "III", "@c", "A", "+", "I")
+  e <- expect_file_error(make_bad(paste0(lines, "\n", collapse = "")), record = 2, message = "differ in length")
+  expect_identical(e$line, 8L)
+  expect_match(conditionMessage(e), "line 8", fixed = TRUE)
+  # leading blank lines count
+  e <- expect_file_error(make_bad(paste0(c("", "", lines), "\n", collapse = "")), record = 2)
+  expect_identical(e$line, 10L)
 })
 
 test_that("files that are neither FASTA nor FASTQ are errors", {
@@ -436,7 +503,8 @@ test_that("FASTQ records with a wrong quality length are errors at that record",
   writeLines(lines, con)
   close(con)
   e <- expect_file_error(pz, record = 57)
-  expect_identical(e$line, 4L * 56L + 1L)
+  # the quality line of record 57
+  expect_identical(e$line, 4L * 56L + 4L)
 })
 
 test_that("truncated FASTQ and blank lines are errors; header-only FASTA records are empty", {

@@ -63,15 +63,62 @@ test_that("too many hits is a limit error that says how to stream to a table, no
   expect_identical(sassy_count(texts, "ACGT", alphabet = "dna", rc = FALSE), rep(3L, 4))
 })
 
-test_that("the limit error of a file search says the same", {
+test_that("hit-limit advice: the limit error of a file search suggests no database", {
   fq <- withr::local_tempfile(fileext = ".fq")
   writeLines(rep(c("@r", "ACGTTTACGTTTACGT", "+", strrep("I", 16)), 4), fq)
   withr::local_options(ducksassy.max_hits = 5)
-  cnd <- tryCatch(sassy_search_fastx(fq, "ACGT", rc = FALSE),
+  for (f in list(
+    function() sassy_search_fastx(fq, "ACGT", rc = FALSE),
+    function() sassy_crispr_fastx(fq, "ACGT", k = 0, pam_length = 1L, rc = FALSE)
+  )) {
+    cnd <- tryCatch(f(), ducksassy_limit_error = function(e) e)
+    expect_s3_class(cnd, "ducksassy_limit_error")
+    msg <- conditionMessage(cnd)
+    expect_no_match(msg, "sassy_search_table", fixed = TRUE)
+    expect_no_match(msg, "database", fixed = TRUE)
+    expect_match(msg, "what = \"count\"", fixed = TRUE)
+    expect_match(msg, "sassy_filter_fastx()", fixed = TRUE)
+    expect_match(msg, "ducksassy.max_hits", fixed = TRUE)
+  }
+})
+
+test_that("hit-limit advice: with `output` set the table error says chunk_rows, not output", {
+  skip_if_not_installed("DBI")
+  skip_if_not_installed("RSQLite")
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  on.exit(DBI::dbDisconnect(con))
+  DBI::dbWriteTable(con, "reads", data.frame(
+    id = 1:4, sequence = rep("ACGTTTACGTTTACGT", 4)
+  ))
+  withr::local_options(ducksassy.max_hits = 5)
+  # 3 hits per row: 2 rows a chunk is over the limit, 1 row is not
+  cnd <- tryCatch(
+    sassy_search_table(con, "reads", "ACGT", rc = FALSE, output = "hits", chunk_rows = 2),
     ducksassy_limit_error = function(e) e
   )
   expect_s3_class(cnd, "ducksassy_limit_error")
-  expect_match(conditionMessage(cnd), "sassy_search_table(", fixed = TRUE)
+  msg <- conditionMessage(cnd)
+  expect_match(msg, "chunk_rows", fixed = TRUE)
+  expect_match(msg, "one chunk", fixed = TRUE)
+  expect_match(msg, "ducksassy.max_hits", fixed = TRUE)
+  expect_no_match(msg, "output = ", fixed = TRUE)
+  expect_false(DBI::dbExistsTable(con, "hits"))
+  expect_identical(
+    sassy_search_table(con, "reads", "ACGT", rc = FALSE, output = "hits", chunk_rows = 1),
+    12
+  )
+  cnd <- tryCatch(
+    sassy_crispr_table(con, "reads", "ACGT", k = 0, pam_length = 1L, rc = FALSE,
+      output = "hits2", chunk_rows = 4),
+    ducksassy_limit_error = function(e) e
+  )
+  expect_match(conditionMessage(cnd), "chunk_rows", fixed = TRUE)
+  # without `output` the advice is to write to the database
+  cnd <- tryCatch(sassy_search_table(con, "reads", "ACGT", rc = FALSE),
+    ducksassy_limit_error = function(e) e
+  )
+  expect_match(conditionMessage(cnd), "output = ", fixed = TRUE)
+  expect_no_match(conditionMessage(cnd), "chunk_rows", fixed = TRUE)
 })
 
 test_that("the limit stops a runaway search before its memory grows", {
@@ -205,7 +252,9 @@ test_that("100,000 patterns give the same hits as searching them in parts", {
   # presence of every pattern agrees with the hits
   cc <- sassy_contains(texts[c(10, 200, 300)], patterns, k = 1L, threads = 2L)
   expect_identical(dim(cc), c(3L, 100000L))
-  expect_identical(sort(which(colSums(cc) > 0)), sort(unique(h$pattern[h$record %in% c(10L, 200L, 300L)])))
+  # (columns named pattern_<i>, as for files and tables)
+  expect_identical(colnames(cc)[c(1L, 100000L)], c("pattern_1", "pattern_100000"))
+  expect_identical(unname(sort(which(colSums(cc) > 0))), sort(unique(h$pattern[h$record %in% c(10L, 200L, 300L)])))
 })
 
 test_that("a count matrix too large for memory is an error, not a crash", {

@@ -58,7 +58,7 @@ test_that("without names the record numbers name the sequences", {
 })
 
 test_that("CRISPR, file and empty hit tables round trip", {
-  g <- sassy_crispr("ATCGATTCNGG", texts, k = 2, max_n_frac = 1)
+  g <- sassy_crispr(texts, "ATCGATTCNGG", k = 2, max_n_frac = 1)
   expect_identical(as_hits(as_granges(g)), g)
   expect_identical(as_hits(as_iranges(g)), g)
   empty <- sassy_search(texts, "GGGGGGGGG")

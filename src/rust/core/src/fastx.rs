@@ -17,15 +17,24 @@
 //!
 //! Every problem is an error naming the file and, where there is one, the
 //! record: a missing or unreadable file, truncated or corrupt compressed data,
-//! a FASTQ record whose quality differs in length from its sequence, an empty
-//! file, a file that is neither FASTA nor FASTQ. A failed call never returns a
-//! partial result, and a failed filter leaves no output file behind.
+//! a FASTQ record whose quality differs in length from its sequence, a file
+//! that is neither FASTA nor FASTQ. A failed call never returns a partial
+//! result, and a failed filter leaves no output file behind. An empty file (0
+//! bytes, a compressed stream of nothing, only blank or `;` comment lines) is
+//! zero records, as Biostrings reads it: empty demultiplexed samples are
+//! routine.
 //!
 //! needletail 0.7 behaviours this module relies on or works around (each has
 //! a test in `tests/fastx.rs`):
 //! - truncated or corrupt gzip/bzip2/xz/zstd data is an I/O error from the
 //!   decoder, reported at the record being read when it happened;
-//! - a file with fewer than 2 bytes (after decompression) is "empty";
+//! - a file with fewer than 2 bytes (after decompression) is "empty" (we
+//!   hand it no file with no records: `decompress.rs` sees those first);
+//! - the first byte must be `>` or `@`, and a FASTA line starting with `;`
+//!   would be sequence: leading blank lines and `;` comment lines, and FASTA
+//!   comment lines anywhere, are dropped before needletail sees them, as
+//!   Biostrings ignores them (error line numbers count the dropped leading
+//!   lines);
 //! - the last FASTA record cannot be a header alone (`">id\n"` at the end of
 //!   the file): needletail reports an unexpected end. We decompress before
 //!   needletail (`fastx/decompress.rs`) and close every FASTA stream with

@@ -13,7 +13,7 @@
 //! checks the magic bytes of what we hand it, so a file compressed twice
 //! reads as its content; FASTA and FASTQ never start with those bytes.)
 
-use std::io::{self, Cursor, Read};
+use std::io::{self, BufRead, Cursor, Read};
 
 const GZ_MAGIC: [u8; 2] = [0x1F, 0x8B];
 const BZ_MAGIC: [u8; 2] = [0x42, 0x5A];
@@ -25,28 +25,122 @@ pub(crate) fn is_compressed(head: &[u8]) -> bool {
     matches!(head, [0x1F, 0x8B] | [0x42, 0x5A] | [0xFD, 0x37] | [0x28, 0xB5])
 }
 
-/// The plain text of `raw` (decompressed when its first bytes say so), with
-/// `\n\n` appended when it is FASTA (its first byte is `>`).
-pub(crate) fn plain_text<'a, R: Read + Send + 'a>(mut raw: R) -> io::Result<Box<dyn Read + Send + 'a>> {
+/// The plain text of a file, ready for needletail.
+pub(crate) struct Plain<'a> {
+    pub text: Box<dyn Read + Send + 'a>,
+    /// Nothing but blank lines and `;` comment lines (or no bytes at all):
+    /// zero records, as Biostrings reads it, not an error.
+    pub empty: bool,
+    /// Lines dropped before the first record (blank or `;` comment lines);
+    /// needletail numbers lines from what it is handed, so its line numbers
+    /// are shifted by this much.
+    pub lines_skipped: u64,
+}
+
+/// The plain text of `raw` (decompressed when its first bytes say so):
+/// leading blank lines and `;` comment lines are dropped, as Biostrings'
+/// `readDNAStringSet()` drops them (needletail wants `>` or `@` as the first
+/// byte); FASTA (the first byte left is `>`) has its `;` comment lines
+/// dropped everywhere and `\n\n` appended.
+pub(crate) fn plain_text<'a, R: Read + Send + 'a>(mut raw: R) -> io::Result<Plain<'a>> {
     let head = read_up_to(&mut raw, 2)?;
     let magic = [head.first().copied().unwrap_or(0), head.get(1).copied().unwrap_or(0)];
     let raw = Cursor::new(head).chain(raw);
-    let mut text: Box<dyn Read + Send + 'a> = match magic {
+    let text: Box<dyn Read + Send + 'a> = match magic {
         GZ_MAGIC => Box::new(flate2::read::MultiGzDecoder::new(raw)),
         BZ_MAGIC => Box::new(bzip2::read::BzDecoder::new(raw)),
         XZ_MAGIC => Box::new(liblzma::read::XzDecoder::new(raw)),
         ZST_MAGIC => Box::new(zstd::stream::read::Decoder::new(raw)?),
         _ => Box::new(raw),
     };
-    let first = match read_up_to(&mut text, 1) {
-        // as needletail does: compressed data that ends before its first byte
-        // of text is an empty file, not an I/O error
-        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(Box::new(io::empty())),
-        r => r?,
-    };
-    let fasta = first.first() == Some(&b'>');
-    let text = Cursor::new(first).chain(text);
-    Ok(if fasta { Box::new(text.chain(Cursor::new(b"\n\n".as_slice()))) } else { Box::new(text) })
+    // (compressed data cut before its first byte of text is an I/O error
+    // here, "truncated or corrupt"; a valid stream of nothing is empty)
+    let mut text = io::BufReader::with_capacity(1 << 16, text);
+    let (first, lines_skipped) = skip_leading_lines(&mut text)?;
+    Ok(match first {
+        None => Plain { text: Box::new(io::empty()), empty: true, lines_skipped },
+        Some(b'>') => Plain {
+            text: Box::new(CommentFilter { inner: text, line_start: true, skipping: false }.chain(Cursor::new(b"\n\n".as_slice()))),
+            empty: false,
+            lines_skipped,
+        },
+        Some(_) => Plain { text: Box::new(text), empty: false, lines_skipped },
+    })
+}
+
+/// Consume the blank lines (only spaces, tabs, `\r`) and `;` comment lines
+/// at the start of `r`; the first byte after them (not consumed), or `None`
+/// at the end, and the number of lines consumed.
+fn skip_leading_lines<R: BufRead>(r: &mut R) -> io::Result<(Option<u8>, u64)> {
+    let mut lines = 0u64;
+    // inside a comment line (skip to its end) or at a line's start
+    let mut comment = false;
+    loop {
+        let buf = r.fill_buf()?;
+        if buf.is_empty() {
+            return Ok((None, lines));
+        }
+        let mut used = 0;
+        for &b in buf {
+            if b == b'\n' {
+                lines += 1;
+                comment = false;
+            } else if !comment {
+                match b {
+                    b' ' | b'\t' | b'\r' => {}
+                    b';' => comment = true,
+                    _ => {
+                        r.consume(used);
+                        return Ok((Some(b), lines));
+                    }
+                }
+            }
+            used += 1;
+        }
+        r.consume(used);
+    }
+}
+
+/// FASTA text without its `;` comment lines (Biostrings ignores them
+/// anywhere in a FASTA file; to needletail they would be sequence letters).
+struct CommentFilter<R> {
+    inner: R,
+    line_start: bool,
+    skipping: bool,
+}
+
+impl<R: BufRead> Read for CommentFilter<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        if out.is_empty() {
+            return Ok(0);
+        }
+        loop {
+            let buf = self.inner.fill_buf()?;
+            if buf.is_empty() {
+                return Ok(0);
+            }
+            let (mut i, mut o) = (0, 0);
+            while i < buf.len() && o < out.len() {
+                if self.line_start {
+                    self.skipping = buf[i] == b';';
+                    self.line_start = false;
+                }
+                // up to and including the next line break
+                let end = memchr::memchr(b'\n', &buf[i..]).map_or(buf.len(), |p| i + p + 1);
+                let n = if self.skipping { end - i } else { (end - i).min(out.len() - o) };
+                if !self.skipping {
+                    out[o..o + n].copy_from_slice(&buf[i..i + n]);
+                    o += n;
+                }
+                i += n;
+                self.line_start = buf[i - 1] == b'\n';
+            }
+            self.inner.consume(i);
+            if o > 0 {
+                return Ok(o);
+            }
+        }
+    }
 }
 
 /// Up to `n` bytes from the start of `r` (fewer only at its end): a single
@@ -64,7 +158,7 @@ mod tests {
 
     fn all(r: impl Read + Send) -> Vec<u8> {
         let mut out = Vec::new();
-        plain_text(r).unwrap().read_to_end(&mut out).unwrap();
+        plain_text(r).unwrap().text.read_to_end(&mut out).unwrap();
         out
     }
 
@@ -75,6 +169,27 @@ mod tests {
         assert_eq!(all(&b""[..]), b"");
         assert_eq!(all(&b">"[..]), b">\n\n");
         assert_eq!(all(&b"x"[..]), b"x");
+    }
+
+    #[test]
+    fn leading_blank_and_comment_lines_are_dropped_and_fasta_comments_everywhere() {
+        let p = plain_text(&b"\n \r\n;c\n>a\nAC\n;x\nGT\n;y"[..]).unwrap();
+        assert_eq!((p.empty, p.lines_skipped), (false, 3));
+        let mut out = Vec::new();
+        // one byte at a time: a comment line split over many reads
+        let mut text = p.text;
+        let mut b = [0u8; 1];
+        while text.read(&mut b).unwrap() == 1 {
+            out.push(b[0]);
+        }
+        assert_eq!(out, b">a\nAC\nGT\n\n\n");
+        // FASTQ: only the leading blank lines go; ';' is a quality letter
+        assert_eq!(all(&b"\n@r\nAC\n+\n;;\n"[..]), b"@r\nAC\n+\n;;\n");
+        for empty in [&b""[..], b"\n\n", b" \t\r\n", b";only\n;comments"] {
+            let p = plain_text(empty).unwrap();
+            assert!(p.empty, "{empty:?}");
+        }
+        assert!(!plain_text(&b"x"[..]).unwrap().empty);
     }
 
     #[test]

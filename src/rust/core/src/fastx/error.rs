@@ -9,7 +9,8 @@ use needletail::parser::Format as NtFormat;
 /// What is wrong with a file's content.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ParseKind {
-    /// No bytes, or fewer than two (after decompression).
+    /// Fewer than two bytes (after decompression) that are not blank or
+    /// comment lines (those, or no bytes at all, are zero records).
     Empty,
     /// The first byte (after decompression) is neither `>` nor `@`.
     UnknownFormat,
@@ -206,9 +207,14 @@ impl FastxError {
             ParseErrorKind::UnexpectedEnd => {
                 (ParseKind::Truncated, "the file ends inside a FASTQ record (is it truncated?)".to_string(), record, line)
             }
-            ParseErrorKind::UnequalLengths => {
-                (ParseKind::UnequalLengths, format!("the quality line and the sequence differ in length ({})", lower(&e.msg)), record, line)
-            }
+            // needletail gives the record's first (header) line; the quality
+            // line is the record's fourth (FASTQ records are four lines)
+            ParseErrorKind::UnequalLengths => (
+                ParseKind::UnequalLengths,
+                format!("the quality line and the sequence differ in length ({})", lower(&e.msg)),
+                record,
+                line.map(|l| l + 3),
+            ),
             ParseErrorKind::InvalidStart => (
                 ParseKind::InvalidStart,
                 format!("a record must start with '>' (FASTA) or '@' (FASTQ) ({}); blank lines between FASTQ records are not allowed", lower(&e.msg)),

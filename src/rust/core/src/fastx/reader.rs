@@ -42,15 +42,29 @@ fn read_file(fi: usize, path: &str, opts: &ReadOptions, tx: &Sender<Msg>, stop: 
     }
     // decompressed here, not by needletail, so FASTA can be closed with line
     // breaks (see decompress.rs); needletail then sees plain text
-    let text = super::decompress::plain_text(file).map_err(|e| FastxError::parse(path, &e.into(), 0))?;
-    let mut reader = needletail::parse_fastx_reader(text).map_err(|e| {
+    let plain = super::decompress::plain_text(file).map_err(|e| FastxError::parse(path, &e.into(), 0))?;
+    let mut batch = Batch::new(fi, 0);
+    if plain.empty {
+        // no bytes, or only blank and comment lines: zero records (as
+        // Biostrings reads it; empty demultiplexed samples are routine), an
+        // empty batch of no format
+        return Ok(tx.send(Ok(batch)).is_ok());
+    }
+    let skipped = plain.lines_skipped;
+    // needletail numbers lines from the first one it sees
+    let shift = |mut err: FastxError| {
+        if let FastxError::Parse { line: Some(l), .. } = &mut err {
+            *l += skipped;
+        }
+        err
+    };
+    let mut reader = needletail::parse_fastx_reader(plain.text).map_err(|e| {
         let mut err = FastxError::parse(path, &e, 0);
         if let FastxError::Parse { kind: ParseKind::Empty, message, .. } = &mut err {
             *message = empty_message(path);
         }
-        err
+        shift(err)
     })?;
-    let mut batch = Batch::new(fi, 0);
     // 0-based number of the next record within the file
     let mut n: u64 = 0;
     // one past the last record to keep
@@ -65,7 +79,7 @@ fn read_file(fi: usize, path: &str, opts: &ReadOptions, tx: &Sender<Msg>, stop: 
         }
         let rec = match reader.next() {
             None => break,
-            Some(Err(e)) => return Err(FastxError::parse(path, &e, n)),
+            Some(Err(e)) => return Err(shift(FastxError::parse(path, &e, n))),
             Some(Ok(rec)) => rec,
         };
         let format = match rec.format() {

@@ -1,0 +1,151 @@
+# Unknown arguments.
+#
+# Every user-facing function takes `...` last and checks that it is empty,
+# so that a misspelt or foreign argument (`max.mismatch = 1` from
+# Biostrings' matchPattern(), `thread = 2`, `reverse_complement = TRUE`) is a
+# classed error that names it and, where there is one, the argument meant,
+# instead of R's plain "unused argument" (as rlang's dots checks do). A name
+# that partially matches a formal is matched by R before it gets here.
+
+# Arguments of other tools (Biostrings, vmatchPattern(), agrep(), common
+# spellings) and the argument of ours that means the same; a suggestion is
+# made only when that argument is one of the function's.
+foreign_arguments <- c(
+  max.mismatch = "k", max_mismatch = "k", max.mismatches = "k",
+  max_mismatches = "k", mismatches = "k", mismatch = "k",
+  max.distance = "k", max_distance = "k", max.dist = "k", max_dist = "k",
+  max_edits = "k", edits = "k", max.edits = "k", distance = "k",
+  max_errors = "k", errors = "k",
+  with.indels = "indels", with_indels = "indels",
+  fixed = "alphabet",
+  reverse_complement = "rc", reverse.complement = "rc", revcomp = "rc",
+  both_strands = "rc", strand = "rc",
+  ignore.case = "ignore_case", ignorecase = "ignore_case", case = "ignore_case",
+  nthreads = "threads", n_threads = "threads", num_threads = "threads",
+  ncores = "threads", cores = "threads", mc.cores = "threads",
+  n_cores = "threads", workers = "threads",
+  pattern = "patterns", subject = "texts", text = "texts", seqs = "texts",
+  sequences = "texts", x = "texts", guide = "guides", file = "paths",
+  files = "paths", path = "paths"
+)
+
+#' Stop when `...` is not empty
+#'
+#' @param ... The caller's `...`.
+#' @param .fn The caller's name, for the message; its formal arguments are
+#'   the suggestions.
+#' @noRd
+check_no_extra_args <- function(..., .fn, .call = rlang::caller_env()) {
+  n <- ...length()
+  if (n == 0L) {
+    return(invisible())
+  }
+  nms <- ...names()
+  if (is.null(nms)) {
+    nms <- rep("", n)
+  }
+  nms[is.na(nms)] <- ""
+  known <- names(formals(get(.fn, envir = topenv(), mode = "function")))
+  abort_extra_args(nms, setdiff(known, "..."), .fn, .call)
+}
+
+#' The error for arguments in `nms` that `fn` does not take
+#'
+#' @param nms Names of the extra arguments (`""` for unnamed ones).
+#' @param known The argument names `fn` does take (for suggestions).
+#' @noRd
+abort_extra_args <- function(nms, known, fn, call,
+                             what = paste0("`", fn, "()`")) {
+  named <- which(nms != "")
+  if (length(named) > 0L) {
+    bad <- nms[[named[[1L]]]]
+    meant <- closest_argument(bad, known)
+    ducksassy_abort(
+      c(
+        paste0(what, " has no argument `", cli_escape(bad), "`."),
+        if (!is.null(meant)) c(i = paste0("Did you mean `", meant, " = `?")),
+        if (length(named) > 1L) {
+          c(i = paste0(
+            "Also unknown: ",
+            paste0("`", cli_escape(nms[named[-1L]]), "`", collapse = ", "), "."
+          ))
+        },
+        i = paste0(
+          "Its arguments are ", paste0("`", known, "`", collapse = ", "), "."
+        )
+      ),
+      class = c("ducksassy_unknown_argument_error", "ducksassy_input_error"),
+      arg = bad,
+      value = meant,
+      call = call
+    )
+  }
+  i <- which(nms == "")[[1L]]
+  ducksassy_abort(
+    c(
+      paste0(what, " was given more arguments by position than it takes."),
+      x = paste0(
+        n_extra(length(nms)), " without a name after the ones it takes",
+        " (the first is extra argument ", i, ")."
+      ),
+      i = "Name the search arguments, e.g. `k = 1`, `alphabet = \"dna\"`.",
+      i = paste0("Its arguments are ", paste0("`", known, "`", collapse = ", "), ".")
+    ),
+    class = c("ducksassy_unknown_argument_error", "ducksassy_input_error"),
+    arg = "...",
+    index = i,
+    call = call
+  )
+}
+
+n_extra <- function(n) {
+  if (n == 1L) "One argument" else paste(n, "arguments")
+}
+
+#' The argument probably meant by `bad`, or NULL
+#'
+#' A known foreign spelling (`max.mismatch` is `k`), the same name with `.`
+#' for `_` or in another case, or the nearest name by edit distance (at most
+#' 2 edits, and fewer than a third of its letters).
+#' @noRd
+closest_argument <- function(bad, known) {
+  if (length(known) == 0L) {
+    return(NULL)
+  }
+  key <- tolower(bad)
+  mapped <- unname(foreign_arguments[key])
+  if (!is.na(mapped) && mapped %in% known) {
+    return(mapped)
+  }
+  norm <- function(x) gsub(".", "_", tolower(x), fixed = TRUE)
+  same <- known[norm(known) == norm(bad)]
+  if (length(same) > 0L) {
+    return(same[[1L]])
+  }
+  d <- vapply(norm(known), edit_distance, numeric(1), b = norm(bad))
+  best <- which.min(d)
+  if (length(best) == 1L && d[[best]] <= min(2, max(1, nchar(bad) %/% 3))) {
+    return(known[[best]])
+  }
+  # a name that starts like one of ours (`thread`, `all_end`)
+  pre <- known[startsWith(norm(known), norm(bad)) | startsWith(norm(bad), norm(known))]
+  if (length(pre) == 1L) {
+    return(pre)
+  }
+  NULL
+}
+
+# Levenshtein distance of two short strings (argument names).
+edit_distance <- function(a, b) {
+  a <- strsplit(a, "")[[1L]]
+  b <- strsplit(b, "")[[1L]]
+  prev <- seq.int(0L, length(b))
+  for (i in seq_along(a)) {
+    cur <- c(i, integer(length(b)))
+    for (j in seq_along(b)) {
+      cur[j + 1L] <- min(prev[j + 1L] + 1L, cur[j] + 1L, prev[j] + (a[i] != b[j]))
+    }
+    prev <- cur
+  }
+  prev[length(b) + 1L]
+}
