@@ -119,8 +119,8 @@ test_that("#17: unknown arguments are classed errors naming the argument and the
   e <- expect_error(sassy_search("ACGTACGT", "ACGT", zzzzz = 1), class = "ducksassy_unknown_argument_error")
   expect_null(e$value)
   expect_match(conditionMessage(e), "`alphabet`", fixed = TRUE)
-  # extra arguments by position
-  e <- expect_error(sassy_search("ACGTACGT", "ACGT", 0, "iupac", TRUE, FALSE, NULL, NULL, FALSE, TRUE, 1L, "extra"),
+  # extra arguments by position (after the last one, `indels`)
+  e <- expect_error(sassy_search("ACGTACGT", "ACGT", 0, "iupac", TRUE, FALSE, NULL, NULL, FALSE, TRUE, 1L, TRUE, "extra"),
     class = "ducksassy_unknown_argument_error"
   )
   expect_identical(e$arg, "...")
