@@ -414,7 +414,7 @@ physical_memory_bytes <- function() {
 #' @noRd
 new_search_plan <- function(texts, patterns, k, alphabet, rc, all_endpoints,
                             overhang, max_n_frac, ignore_case, cigar, threads,
-                            call = rlang::caller_env()) {
+                            indels = TRUE, call = rlang::caller_env()) {
   texts <- check_texts(texts, call = call)
   patterns <- check_patterns(patterns, call = call)
   alphabet <- check_alphabet(alphabet, call = call)
@@ -427,6 +427,7 @@ new_search_plan <- function(texts, patterns, k, alphabet, rc, all_endpoints,
   ignore_case <- check_flag(ignore_case, "ignore_case", call = call)
   cigar <- check_flag(cigar, "cigar", call = call)
   threads <- check_threads(threads, call = call)
+  indels <- check_indels(indels, overhang, call = call)
   list(
     texts = texts,
     patterns = patterns,
@@ -438,6 +439,25 @@ new_search_plan <- function(texts, patterns, k, alphabet, rc, all_endpoints,
     overhang = overhang,
     max_n_frac = max_n_frac,
     cigar = cigar,
-    threads = threads
+    threads = threads,
+    indels = indels
   )
+}
+
+# `indels = FALSE` (substitutions only) places the whole pattern inside the
+# text: it has no overhang.
+check_indels <- function(indels, overhang, call = rlang::caller_env()) {
+  indels <- check_flag(indels, "indels", call = call)
+  if (!indels && !is.null(overhang) && !is.na(overhang)) {
+    ducksassy_abort(
+      c(
+        "`overhang` must be `NULL` with `indels = FALSE`.",
+        i = "A substitutions-only hit is the whole pattern inside the text."
+      ),
+      arg = "overhang",
+      value = overhang,
+      call = call
+    )
+  }
+  indels
 }

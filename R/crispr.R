@@ -33,6 +33,13 @@
 #' fraction `max_n_frac` of `N` letters: a run of `N` in an assembly matches
 #' any guide, and is dropped by the default `0.2`.
 #'
+#' With `indels = FALSE` only mismatches count, as in Cas-OFFinder: the
+#' spacer is placed on the `nchar(spacer)` letters just before the PAM with
+#' at most `k` mismatches (the PAM still matched exactly), or with
+#' `allow_pam_edits = TRUE` the whole guide on `nchar(guide)` letters with
+#' at most `k` mismatches, PAM included. Each placement is one hit, `cost`
+#' its mismatches and the `cigar` only `=` and `X`.
+#'
 #' Every qualifying end position is reported, not only the best one of a
 #' site, as sassy's own `crispr` command does (a site followed by `AGGG`
 #' gives a hit of cost 0 ending after `AGG` and one of cost 1 ending after
@@ -112,6 +119,8 @@
 #' @param region `TRUE` to add a `region` column with the matched text
 #'   (`substr(text, start, end)`, forward strand); see [sassy_search()].
 #' @param threads Number of worker threads; see [sassy_threads()].
+#' @param indels `TRUE` (default): `k` counts substitutions, insertions and
+#'   deletions. `FALSE`: mismatches only (see *What counts as a hit*).
 #' @param ... Not used: an unknown argument is an error naming it and the
 #'   argument meant, as for [sassy_search()].
 #'
@@ -173,12 +182,13 @@ sassy_crispr <- function(texts,
                          cigar_style = c("pattern", "sam"),
                          region = FALSE,
                          threads = sassy_threads(),
+                         indels = TRUE,
                          ...) {
   call <- rlang::current_env()
   check_no_extra_args(..., .fn = "sassy_crispr", .call = call)
   plan <- new_crispr_plan(
     guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads,
-    call = call
+    indels = indels, call = call
   )
   plan$texts <- check_texts(texts, call = call)
   warn_if_swapped(plan$texts, plan$guides, "sassy_crispr", "guides",
@@ -230,6 +240,7 @@ sassy_crispr_fastx <- function(paths,
                                region = FALSE,
                                threads = sassy_threads(),
                                BPPARAM = NULL,
+                               indels = TRUE,
                                ...) {
   call <- rlang::current_env()
   check_no_extra_args(..., .fn = "sassy_crispr_fastx", .call = call)
@@ -238,7 +249,7 @@ sassy_crispr_fastx <- function(paths,
   })
   plan <- new_crispr_plan(
     guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads,
-    call = call
+    indels = indels, call = call
   )
   plan$cigar_style <- check_cigar_style(cigar_style, call = call)
   plan$region <- check_flag(region, "region", call = call)
@@ -264,6 +275,7 @@ sassy_crispr_fastx <- function(paths,
     0, # every record: skip none, read to the end
     NaN,
     plan$region,
+    plan_indels(plan),
     progress_callback(progress)
   )
   res <- fastx_result(res, "paths", paths, call = call)
@@ -297,6 +309,7 @@ sassy_crispr_table <- function(con,
                                chunk_rows = 100000L,
                                output = NULL,
                                BPPARAM = NULL,
+                               indels = TRUE,
                                ...) {
   call <- rlang::current_env()
   check_no_extra_args(..., .fn = "sassy_crispr_table", .call = call)
@@ -304,7 +317,7 @@ sassy_crispr_table <- function(con,
   check_connection(con, call = call)
   plan <- new_crispr_plan(
     guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads,
-    call = call
+    indels = indels, call = call
   )
   plan$cigar_style <- check_cigar_style(cigar_style, call = call)
   plan$region <- check_flag(region, "region", call = call)
@@ -321,7 +334,7 @@ sassy_crispr_table <- function(con,
         guides = guides, k = k, pam_length = pam_length,
         allow_pam_edits = allow_pam_edits, max_n_frac = max_n_frac, rc = rc,
         cigar = cigar, cigar_style = plan$cigar_style, region = plan$region,
-        threads = plan$threads
+        threads = plan$threads, indels = plan$indels
       ),
       hits = TRUE, call = call
     ))
@@ -365,6 +378,7 @@ sassy_crispr_table <- function(con,
     res <- ds_crispr(
       plan$texts, plan$guides, plan$k, plan$pam_length, plan$allow_pam_edits,
       plan$max_n_frac, plan$rc, plan$cigar, plan$threads, as.double(limit),
+      plan_indels(plan),
       NULL
     )
     res <- crispr_table_result(res, rows_done, column, max_hits, call,
@@ -439,7 +453,7 @@ crispr_table_result <- function(res, offset, column, max_hits, call,
 #' Check every CRISPR argument
 #' @noRd
 new_crispr_plan <- function(guides, k, pam_length, allow_pam_edits,
-                            max_n_frac, rc, cigar, threads,
+                            max_n_frac, rc, cigar, threads, indels = TRUE,
                             call = rlang::caller_env()) {
   # `k` has no default: missing() sees through the callers' promises
   if (missing(k)) {
@@ -465,7 +479,8 @@ new_crispr_plan <- function(guides, k, pam_length, allow_pam_edits,
     max_n_frac = max_n_frac,
     rc = check_flag(rc, "rc", call = call),
     cigar = check_flag(cigar, "cigar", call = call),
-    threads = check_threads(threads, call = call)
+    threads = check_threads(threads, call = call),
+    indels = check_flag(indels, "indels", call = call)
   )
 }
 
@@ -621,6 +636,7 @@ run_crispr <- function(plan, record_offset = 0L, call = rlang::caller_env(),
     plan$cigar,
     plan$threads,
     max_hits_option(call = call),
+    plan_indels(plan),
     progress_callback(progress)
   )
   rust_result(offset_rust_error(res, record_offset), call = call)

@@ -225,6 +225,7 @@ sassy_search_fastx <- function(paths,
                                threads = sassy_threads(),
                                what = c("hits", "count", "contains"),
                                BPPARAM = NULL,
+                               indels = TRUE,
                                ...) {
   call <- rlang::current_env()
   check_no_extra_args(..., .fn = "sassy_search_fastx", .call = call)
@@ -234,7 +235,7 @@ sassy_search_fastx <- function(paths,
   plan <- new_search_plan(
     character(), patterns, k, alphabet, rc, all_endpoints, overhang,
     max_n_frac, ignore_case, cigar, threads,
-    call = call
+    indels = indels, call = call
   )
   plan$cigar_style <- check_cigar_style(cigar_style, call = call)
   plan$region <- check_flag(region, "region", call = call)
@@ -264,6 +265,7 @@ sassy_search_fastx <- function(paths,
     0, # every record: skip none, read to the end
     NaN,
     plan$region && what == "hits",
+    plan_indels(plan),
     progress_callback(progress)
   )
   res <- fastx_result(res, "paths", paths, call = call)
@@ -289,6 +291,7 @@ sassy_filter_fastx <- function(path,
                                max_n_frac = NULL,
                                ignore_case = FALSE,
                                threads = sassy_threads(),
+                               indels = TRUE,
                                ...) {
   call <- rlang::current_env()
   check_no_extra_args(..., .fn = "sassy_filter_fastx", .call = call)
@@ -299,7 +302,7 @@ sassy_filter_fastx <- function(path,
   plan <- new_search_plan(
     character(), patterns, k, alphabet, rc, FALSE, overhang, max_n_frac,
     ignore_case, FALSE, threads,
-    call = call
+    indels = indels, call = call
   )
   invert <- check_flag(invert, "invert", call = call)
   size <- fastx_batch_size(call = call)
@@ -320,6 +323,7 @@ sassy_filter_fastx <- function(path,
     grepl("\\.gz$", output, ignore.case = TRUE),
     size[["bytes"]],
     size[["records"]],
+    plan_indels(plan),
     progress_callback(progress)
   )
   res <- fastx_result(res, "path", path, output = output, call = call)

@@ -47,6 +47,23 @@
 #' cost, the minimum for that end position, but among alignments of equal
 #' cost the one reported is not guaranteed to have the fewest substitutions.
 #'
+#' @section Substitutions only:
+#' With `indels = FALSE` a hit is a placement of the whole pattern on
+#' `nchar(pattern)` consecutive letters of the text with at most `k`
+#' mismatches (Hamming distance; Biostrings' `with.indels = FALSE`, the
+#' counting of off-target searches such as Cas-OFFinder). Every such
+#' placement is one hit, on each searched strand: `start` and `end` span
+#' exactly `nchar(pattern)` letters, `cost` is the number of mismatches and
+#' the `cigar` has only `=` and `X`. Letters match as in the edit search
+#' (IUPAC codes by their sets of bases, `"ascii"` with `ignore_case`), so
+#' `N` in a text matches everything and `max_n_frac` drops placements with a
+#' larger fraction of `N`. There is no local-minimum rule to relax, so
+#' `all_endpoints` changes nothing, and a placement never hangs over a text
+#' end, so `overhang` must be `NULL`. The placements are found from the
+#' edit search with every end position (a placement with `h` mismatches is
+#' an alignment of cost `h` ending at the same position), each checked
+#' letter by letter.
+#'
 #' @section Alphabets and case:
 #' * `"dna"`: `A`, `C`, `G`, `T` only, upper or lower case.
 #' * `"iupac"`: the IUPAC nucleotide codes `A C G T U R Y S W K M B D H V N X`
@@ -191,7 +208,8 @@
 #'   with cost `<= k` (many overlapping hits per occurrence). For
 #'   `sassy_contains()` it does not change the answer.
 #' @param overhang `NULL` (default) or the overhang cost `alpha`, a number in
-#'   `[0, 1]`: the pattern may then hang over either end of the text; `o`
+#'   `[0, 1]`: the pattern may then hang over either end of the text, the
+#'   same way at both ends (up to the whole pattern); `o`
 #'   pattern letters beyond one end cost `floor(alpha * o)`, and
 #'   `pattern_start`, `pattern_end` tell which part of the pattern is
 #'   aligned inside the text. With a small `alpha` a pattern can lie wholly
@@ -213,6 +231,10 @@
 #'   `FALSE` (default) does not; see *The matched region*.
 #' @param threads Number of worker threads for this call, a whole number
 #'   from 1 to 1024. Default [sassy_threads()].
+#' @param indels `TRUE` (default): `k` counts substitutions, insertions and
+#'   deletions. `FALSE`: substitutions only, every placement of the whole
+#'   pattern with at most `k` mismatches; see *Substitutions only*.
+#'   `overhang` must then be `NULL`.
 #' @param ... Not used. An argument that is not one of the above (a typo, or
 #'   Biostrings' `max.mismatch`) is an error of class
 #'   `ducksassy_unknown_argument_error` that names it and, where there is
@@ -281,6 +303,9 @@
 #' sassy_count(texts, "ATCG", k = 1)
 #' sassy_contains(texts, c(p1 = "ATCG", p2 = "GATTACA"), k = 1)
 #'
+#' # Substitutions only (Hamming distance), as Biostrings' with.indels = FALSE
+#' sassy_search("AAAATTGAAA", "ATCG", k = 2, indels = FALSE)
+#'
 #' # Forward strand only, every end position
 #' sassy_search(texts, "ATCG", k = 1, rc = FALSE, all_endpoints = TRUE)
 #'
@@ -309,13 +334,14 @@ sassy_search <- function(texts,
                          cigar_style = c("pattern", "sam"),
                          region = FALSE,
                          threads = sassy_threads(),
+                         indels = TRUE,
                          ...) {
   call <- rlang::current_env()
   check_no_extra_args(..., .fn = "sassy_search", .call = call)
   plan <- new_search_plan(
     texts, patterns, k, alphabet, rc, all_endpoints, overhang, max_n_frac,
     ignore_case, cigar, threads,
-    call = call
+    indels = indels, call = call
   )
   warn_if_swapped(plan$texts, plan$patterns, "sassy_search",
     call = call, overhang = plan$overhang, k = plan$k
@@ -344,13 +370,14 @@ sassy_count <- function(texts,
                         max_n_frac = NULL,
                         ignore_case = FALSE,
                         threads = sassy_threads(),
+                        indels = TRUE,
                         ...) {
   call <- rlang::current_env()
   check_no_extra_args(..., .fn = "sassy_count", .call = call)
   plan <- new_search_plan(
     texts, patterns, k, alphabet, rc, all_endpoints, overhang, max_n_frac,
     ignore_case, FALSE, threads,
-    call = call
+    indels = indels, call = call
   )
   check_result_size(length(plan$texts), length(plan$patterns), call = call)
   warn_if_swapped(plan$texts, plan$patterns, "sassy_count",
@@ -372,13 +399,14 @@ sassy_contains <- function(texts,
                            max_n_frac = NULL,
                            ignore_case = FALSE,
                            threads = sassy_threads(),
+                           indels = TRUE,
                            ...) {
   call <- rlang::current_env()
   check_no_extra_args(..., .fn = "sassy_contains", .call = call)
   plan <- new_search_plan(
     texts, patterns, k, alphabet, rc, all_endpoints, overhang, max_n_frac,
     ignore_case, FALSE, threads,
-    call = call
+    indels = indels, call = call
   )
   check_result_size(length(plan$texts), length(plan$patterns), call = call)
   warn_if_swapped(plan$texts, plan$patterns, "sassy_contains",
@@ -430,8 +458,14 @@ ds_search_plan <- function(plan, mode, max_hits, progress = NULL) {
     plan$texts, plan$patterns, plan$k, plan$alphabet, plan$ignore_case,
     plan$rc, plan$all_endpoints, na_as_nan(plan$overhang),
     na_as_nan(plan$max_n_frac), plan$cigar, plan$threads, mode, max_hits,
+    plan_indels(plan),
     progress
   )
+}
+
+# `indels` of a plan (plans built before the argument existed lack it).
+plan_indels <- function(plan) {
+  if (is.null(plan$indels)) TRUE else plan$indels
 }
 
 # "No value" for the binding's double scalars. extendr refuses NA_real_ for

@@ -495,7 +495,7 @@ shard_fastx_work <- function(shard, args) {
       shard$full, plan$guides, plan$k, plan$pam_length, plan$allow_pam_edits,
       plan$max_n_frac, plan$rc, plan$cigar, plan$threads, args$max_hits,
       size[["bytes"]], size[["records"]], shard$skip, shard$n,
-      isTRUE(plan$region), NULL
+      isTRUE(plan$region), plan_indels(plan), NULL
     )
   } else {
     ds_fastx_search(
@@ -503,7 +503,7 @@ shard_fastx_work <- function(shard, args) {
       plan$rc, plan$all_endpoints, na_as_nan(plan$overhang),
       na_as_nan(plan$max_n_frac), plan$cigar, plan$threads, args$what,
       args$max_hits, size[["bytes"]], size[["records"]], shard$skip, shard$n,
-      isTRUE(plan$region) && args$what == "hits", NULL
+      isTRUE(plan$region) && args$what == "hits", plan_indels(plan), NULL
     )
   }
   if (inherits(res, "ducksassy_rust_error") && identical(res$path, shard$full)) {

@@ -157,11 +157,11 @@
 #'   [sassy_contains()].
 #' @param ... Search arguments of [sassy_search()], by name: `alphabet`,
 #'   `rc`, `all_endpoints`, `overhang`, `max_n_frac`, `ignore_case`,
-#'   `cigar`, `cigar_style`, `region` (these three for hits only) and
-#'   `threads`, with the same defaults and meaning. Any other argument is
-#'   an error. With `region = TRUE` the sequence column is also read into R
-#'   (to cut the regions from), which a search of a DuckDB table otherwise
-#'   avoids.
+#'   `cigar`, `cigar_style`, `region` (these three for hits only),
+#'   `threads` and `indels`, with the same defaults and meaning. Any other
+#'   argument is an error. With `region = TRUE` the sequence column is also
+#'   read into R (to cut the regions from), which a search of a DuckDB table
+#'   otherwise avoids.
 #' @param chunk_rows Number of rows read and searched at a time, a whole
 #'   number `>= 1`. Default `100000`; values above 1,000,000 read 1,000,000
 #'   rows at a time. It bounds memory (about two chunks: `2 * chunk_rows`
@@ -272,7 +272,7 @@ sassy_search_table <- function(con,
     character(), patterns, k, args$alphabet, args$rc, args$all_endpoints,
     args$overhang, args$max_n_frac, args$ignore_case, args$cigar,
     args$threads,
-    call = call
+    indels = args$indels, call = call
   )
   what <- check_what(what, call = call)
   if (what != "hits") {
@@ -431,7 +431,8 @@ table_search_defaults <- function() {
     cigar = TRUE,
     cigar_style = cigar_styles,
     region = FALSE,
-    threads = NULL
+    threads = NULL,
+    indels = TRUE
   )
 }
 
@@ -679,7 +680,7 @@ start_chunk_search <- function(searcher, chunk, offset, limit) {
     if (is.null(batch)) "" else batch$format,
     plan$patterns, plan$k, plan$alphabet, plan$ignore_case, plan$rc,
     plan$all_endpoints, na_as_nan(plan$overhang), na_as_nan(plan$max_n_frac),
-    plan$cigar, plan$threads, searcher$mode, searcher$limit
+    plan$cigar, plan$threads, searcher$mode, searcher$limit, plan_indels(plan)
   )
   if (inherits(job, "ducksassy_rust_error")) {
     # nothing is running; the error is the chunk's

@@ -115,7 +115,9 @@ search_args <- function(...) {
       overhang = quote(0.5),
       max_n_frac = quote(0.5),
       ignore_case = quote(FALSE),
-      threads = quote(1L)
+      threads = quote(1L),
+      # with overhang = 0.5 in the good call, indels = FALSE is an error too
+      indels = quote(TRUE)
     ),
     list(...)
   )
@@ -201,7 +203,7 @@ bad_input_matrix <- list(
       path = quote(fq), output = quote(out), patterns = quote("ATCG"),
       k = quote(1L), invert = quote(FALSE), alphabet = quote("iupac"),
       rc = quote(TRUE), overhang = quote(0.5), max_n_frac = quote(0.5),
-      ignore_case = quote(FALSE), threads = quote(1L)
+      ignore_case = quote(FALSE), threads = quote(1L), indels = quote(TRUE)
     ),
     ok = c(search_ok, list(
       path = c("matrix", "empty_file"),
@@ -270,7 +272,7 @@ bad_input_matrix <- list(
       pam_length = quote(3L), allow_pam_edits = quote(FALSE),
       max_n_frac = quote(0.2), rc = quote(TRUE), cigar = quote(TRUE),
       cigar_style = quote("sam"), region = quote(TRUE),
-      threads = quote(1L)
+      threads = quote(1L), indels = quote(TRUE)
     ),
     ok = list(
       texts = c("na_character", "string", "wrong_length", "empty", "empty_string", "long_string", "matrix"),
@@ -285,7 +287,7 @@ bad_input_matrix <- list(
       pam_length = quote(3L), allow_pam_edits = quote(FALSE),
       max_n_frac = quote(0.2), rc = quote(TRUE), cigar = quote(TRUE),
       cigar_style = quote("sam"), region = quote(TRUE),
-      threads = quote(1L), BPPARAM = NULL
+      threads = quote(1L), indels = quote(TRUE), BPPARAM = NULL
     ),
     ok = list(
       BPPARAM = bpparam_ok,
@@ -308,7 +310,7 @@ bad_input_matrix <- list(
       max_n_frac = quote(0.2), rc = quote(TRUE), cigar = quote(TRUE),
       cigar_style = quote("sam"), region = quote(TRUE),
       threads = quote(1L), chunk_rows = quote(1L), output = quote("crispr_out"),
-      BPPARAM = NULL
+      BPPARAM = NULL, indels = quote(TRUE)
     ),
     ok = list(
       BPPARAM = bpparam_ok,

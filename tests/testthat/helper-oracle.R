@@ -99,12 +99,14 @@ oracle_match_matrix <- function(p, t, alphabet, ignore_case) {
 #' end cost at position j.
 #'
 #' With `overhang = alpha` (iupac only; pass `k` too) the pattern may hang
-#' over the text ends as in sassy: D[i, 0] = floor(alpha * i) (a pattern
-#' prefix of length i before the text), the text is padded on the right with
-#' `steps = min(m, ceiling((k + alpha) / alpha))` letters N, and an end
+#' over either text end by up to all of its letters, at the same cost:
+#' D[i, 0] = floor(alpha * i) (a pattern prefix of length i before the
+#' text), the text is padded on the right with m letters N, and an end
 #' position n + o beyond the text costs floor(alpha * o) more. The result
-#' then has length n + steps + 1. Use alphas that are exact in binary
-#' (0, 0.25, 0.5, ...), as sassy rounds in single precision.
+#' then has length n + m + 1. (sassy itself caps the right end at
+#' ceiling((k + alpha) / alpha) letters; the package lifts the cap, issue
+#' 17.) Use alphas that are exact in binary (0, 0.25, 0.5, ...), as sassy
+#' rounds in single precision.
 oracle_end_costs <- function(pattern, text, alphabet = "dna", ignore_case = FALSE,
                              overhang = NULL, k = NULL) {
   p <- oracle_chars(pattern)
@@ -117,7 +119,7 @@ oracle_end_costs <- function(pattern, text, alphabet = "dna", ignore_case = FALS
   steps <- 0L
   if (!is.null(overhang)) {
     if (alphabet != "iupac" || is.null(k)) stop("oracle: overhang needs iupac and k")
-    steps <- as.integer(min(m, ceiling((k + overhang) / overhang)))
+    steps <- m
     t <- c(t, rep("N", steps))
   }
   n_all <- n + steps
@@ -382,4 +384,54 @@ oracle_plant <- function(texts, patterns, letters, n_edits = 2L) {
     texts[[r]] <- paste(append(t, p, after = at), collapse = "")
   }
   texts
+}
+
+# ---------------------------------------------------------------------------
+# Substitutions only (indels = FALSE)
+
+#' Every placement of the whole pattern on nchar(pattern) consecutive letters
+#' of the text with at most k mismatches (Hamming distance), as a data frame
+#' of strand, start, end (1-based, on the forward text) and cost. On "-" the
+#' pattern is compared with the reverse complement of the text. With
+#' `max_n_frac`, placements whose window has a larger fraction of N are
+#' dropped. `pam` (CRISPR): the last `pam` letters of the pattern must match
+#' exactly (and count no mismatch), unless `pam_edits`.
+oracle_hamming_hits <- function(pattern, text, k, alphabet = "dna",
+                                rc = alphabet != "ascii", ignore_case = FALSE,
+                                max_n_frac = NULL, pam = 0L,
+                                pam_edits = FALSE) {
+  empty <- data.frame(
+    strand = character(), start = integer(), end = integer(),
+    cost = integer()
+  )
+  if (is.na(text)) {
+    return(empty)
+  }
+  p <- oracle_chars(pattern)
+  m <- length(p)
+  n <- nchar(text, type = "bytes")
+  if (n < m) {
+    return(empty)
+  }
+  strands <- if (rc) c("+", "-") else "+"
+  rows <- lapply(strands, function(strand) {
+    t <- oracle_chars(if (strand == "+") text else oracle_revcomp(text))
+    out <- empty
+    for (s in seq_len(n - m + 1L)) {
+      w <- t[s:(s + m - 1L)]
+      ok <- oracle_letters_match(p, w, alphabet, ignore_case)
+      spacer <- seq_len(m - if (pam_edits) 0L else pam)
+      if (!all(ok[-spacer])) next
+      cost <- sum(!ok[spacer])
+      if (cost > k) next
+      if (!is.null(max_n_frac) && mean(toupper(w) == "N") > max_n_frac) next
+      start <- if (strand == "+") s else n - (s + m - 1L) + 1L
+      out <- rbind(out, data.frame(
+        strand = strand, start = as.integer(start),
+        end = as.integer(start + m - 1L), cost = as.integer(cost)
+      ))
+    }
+    out
+  })
+  do.call(rbind, c(list(empty), rows))
 }

@@ -496,22 +496,22 @@ test_that("bad arguments are classed errors naming argument, index and value", {
 
 test_that("the Rust side rejects what slips past R", {
   # called directly, the binding validates again and returns an error value
-  res <- ds_crispr("ACGT", "ACGTAGG", 1L, 0L, FALSE, 0.2, TRUE, TRUE, 1L, NaN, NULL)
+  res <- ds_crispr("ACGT", "ACGTAGG", 1L, 0L, FALSE, 0.2, TRUE, TRUE, 1L, NaN, TRUE, NULL)
   expect_s3_class(res, "ducksassy_rust_error")
   expect_identical(res$arg, "pam_length")
-  res <- ds_crispr("ACGT", "ACGTAGG", 1L, 3L, FALSE, 2, TRUE, TRUE, 1L, NaN, NULL)
+  res <- ds_crispr("ACGT", "ACGTAGG", 1L, 3L, FALSE, 2, TRUE, TRUE, 1L, NaN, TRUE, NULL)
   expect_identical(res$arg, "max_n_frac")
-  res <- ds_crispr("ACGT", c("ACGTAGG", "AC!TAGG"), 1L, 3L, FALSE, 0.2, TRUE, TRUE, 1L, NaN, NULL)
+  res <- ds_crispr("ACGT", c("ACGTAGG", "AC!TAGG"), 1L, 3L, FALSE, 0.2, TRUE, TRUE, 1L, NaN, TRUE, NULL)
   expect_identical(res$arg, "guides")
   expect_identical(res$index, 2L)
-  res <- ds_crispr("ACGT", "ACGTAGG", 4L, 3L, FALSE, 0.2, TRUE, TRUE, 1L, NaN, NULL)
+  res <- ds_crispr("ACGT", "ACGTAGG", 4L, 3L, FALSE, 0.2, TRUE, TRUE, 1L, NaN, TRUE, NULL)
   expect_identical(res$arg, "k")
-  res <- ds_crispr("ACGT", "ACGTAGG", 1L, "3", FALSE, 0.2, TRUE, TRUE, 1L, NaN, NULL)
+  res <- ds_crispr("ACGT", "ACGTAGG", 1L, "3", FALSE, 0.2, TRUE, TRUE, 1L, NaN, TRUE, NULL)
   expect_identical(res$arg, "pam_length")
-  res <- ds_crispr("ACGT", c("ACGTAGG", "ACGTAGG"), 1L, c(3L, 7L), FALSE, 0.2, TRUE, TRUE, 1L, NaN, NULL)
+  res <- ds_crispr("ACGT", c("ACGTAGG", "ACGTAGG"), 1L, c(3L, 7L), FALSE, 0.2, TRUE, TRUE, 1L, NaN, TRUE, NULL)
   expect_identical(res$arg, "pam_length")
   expect_identical(res$index, 2L)
-  res <- ds_crispr("ACGT", "ACGTAGG", 1L, c(3L, 3L), FALSE, 0.2, TRUE, TRUE, 1L, NaN, NULL)
+  res <- ds_crispr("ACGT", "ACGTAGG", 1L, c(3L, 3L), FALSE, 0.2, TRUE, TRUE, 1L, NaN, TRUE, NULL)
   expect_identical(res$arg, "pam_length")
 })
 
@@ -524,4 +524,59 @@ test_that("a missing k is a classed error in every CRISPR form", {
   on.exit(DBI::dbDisconnect(con))
   DBI::dbWriteTable(con, "t", data.frame(sequence = "ACGTAGG"))
   expect_error(sassy_crispr_table(con, "t", "ACGTNGG"), class = "ducksassy_input_error", regexp = "`k` is missing")
+})
+
+test_that("indels = FALSE: mismatches only, against the Hamming oracle (#17)", {
+  # Cas-OFFinder counting: the spacer on the letters just before an exactly
+  # matching PAM with at most k mismatches (or, with allow_pam_edits, the
+  # whole guide with at most k mismatches), N fraction of the region
+  set.seed(1719)
+  for (case in 1:30) {
+    pam_length <- sample(1:3, 1)
+    pam <- switch(pam_length, "G", "AG", "NGG")
+    guides <- vapply(1:sample(1:3, 1), function(i) {
+      paste0(random_dna(sample(5:10, 1), c("A", "C", "G", "T", "R")), pam)
+    }, "")
+    allow <- case %% 4 == 0
+    min_len <- min(nchar(guides)) - if (allow) 0L else pam_length
+    k <- sample(0:min(3, min_len - 1L), 1)
+    max_n_frac <- sample(c(0, 0.25, 1), 1)
+    texts <- vapply(1:3, function(i) {
+      t <- random_dna(sample(0:60, 1), c("A", "C", "G", "T", "A", "C", "G", "T", "N"))
+      if (nchar(t) > 20) {
+        g <- gsub("[NR]", "A", guides[[1L]])
+        if (runif(1) < 0.5) g <- revcomp_chr(g)
+        at <- sample(0:(nchar(t) - nchar(g)), 1)
+        substr(t, at + 1L, at + nchar(g)) <- g
+      }
+      t
+    }, "")
+    texts[sample(3, 1)] <- if (case %% 5 == 0) NA else texts[sample(3, 1)]
+    rc <- case %% 3 != 0
+    hits <- sassy_crispr(
+      guides = guides, texts = texts, k = k, pam_length = pam_length,
+      allow_pam_edits = allow, max_n_frac = max_n_frac, rc = rc,
+      threads = 2L, indels = FALSE
+    )
+    want <- do.call(rbind, c(list(data.frame(
+      record = integer(), guide = integer(), strand = character(),
+      start = integer(), end = integer(), cost = integer()
+    )), unlist(lapply(seq_along(guides), function(g) lapply(seq_along(texts), function(r) {
+      o <- oracle_hamming_hits(guides[[g]], texts[[r]], k, "iupac", rc,
+        max_n_frac = max_n_frac, pam = pam_length, pam_edits = allow
+      )
+      if (nrow(o) == 0L) return(NULL)
+      data.frame(record = r, guide = g, o)
+    })), recursive = FALSE)))
+    key <- function(d) sort(paste(d$record, d$guide, d$strand, d$start, d$end, d$cost))
+    expect_identical(key(hits), key(want), info = paste("case", case))
+    for (i in seq_len(nrow(hits))) {
+      # one = or X per guide letter, cost X's, the PAM all = unless allow
+      ops <- with(cigar_parse(hits$cigar[[i]]), rep(op, n))
+      expect_identical(length(ops), nchar(guides[[hits$guide[[i]]]]))
+      expect_true(all(ops %in% c("=", "X")))
+      expect_identical(sum(ops == "X"), hits$cost[[i]])
+      if (!allow) expect_true(all(utils::tail(ops, pam_length) == "="))
+    }
+  }
 })

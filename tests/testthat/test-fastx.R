@@ -577,7 +577,8 @@ test_that("search options behave as in sassy_search()", {
     list(k = 1L, cigar = FALSE),
     list(k = 2L, overhang = 0.5),
     list(k = 1L, alphabet = "ascii", ignore_case = TRUE),
-    list(k = 3L, all_endpoints = TRUE, rc = FALSE)
+    list(k = 3L, all_endpoints = TRUE, rc = FALSE),
+    list(k = 2L, indels = FALSE)
   )) {
     got <- do.call(sassy_search_fastx, c(list(long_fq, fastx_patterns), args))
     want <- do.call(expected_from_texts, c(list(r$sequence, r$name, fastx_patterns), args))
@@ -600,4 +601,26 @@ test_that("error messages", {
   fa <- file.path(dir, "gap.fa")
   writeLines(c(">seq1 a gapped one", "AC-GT"), fa)
   expect_snapshot(sassy_search_fastx(fa, "ACGT"), error = TRUE, transform = tidy)
+})
+
+test_that("indels = FALSE: file counts, contains and filter equal the vector search (#17)", {
+  dir <- withr::local_tempdir()
+  r <- sassy_read_fastx(long_fq)
+  pats <- fastx_patterns[c("r1", "g1", "b1")]
+  for (what in c("count", "contains")) {
+    got <- sassy_search_fastx(long_fq, pats, k = 2L, indels = FALSE, what = what)
+    want <- (if (what == "count") sassy_count else sassy_contains)(r$sequence, pats, k = 2L, indels = FALSE)
+    expect_identical(unname(as.matrix(got[names(pats)])), unname(want), info = what)
+  }
+  hit <- apply(sassy_contains(r$sequence, pats, k = 2L, indels = FALSE), 1, any)
+  edit <- apply(sassy_contains(r$sequence, pats, k = 2L), 1, any)
+  expect_true(all(edit[hit]))
+  out <- file.path(dir, "out.fq")
+  n <- sassy_filter_fastx(long_fq, out, pats, k = 2L, indels = FALSE)
+  expect_identical(n, c(read = nrow(r) + 0, written = sum(hit) + 0))
+  expect_identical(sassy_read_fastx(out)$name, r$name[hit])
+  expect_error(
+    sassy_filter_fastx(long_fq, out, pats, k = 2L, indels = FALSE, overhang = 0.5),
+    class = "ducksassy_input_error"
+  )
 })

@@ -121,3 +121,32 @@ test_that("CIGARs are applied and costed", {
   # sassy's documented - strand example: CCAT reverse complemented is ATGG.
   expect_true(cigar_apply("ATCG", oracle_revcomp("CCAT"), "2=1X1="))
 })
+
+test_that("oracle: overhang at the right end goes as far as at the left end (#17)", {
+  # "ACGT" in "CCCCCCAC", alpha 0.1: positions 0..12; past the end (9..12)
+  # the pattern's last o letters hang over: o = 2 ("AC|GT") and o = 4 (the
+  # whole pattern) cost floor(0.1 * o) = 0, o = 1 and o = 3 need an edit
+  cost <- oracle_end_costs("ACGT", "CCCCCCAC", "iupac", overhang = 0.1, k = 0L)
+  expect_length(cost, 13L)
+  expect_identical(cost[10:13], c(1L, 0L, 1L, 0L))
+  # and the mirror image at the left end: "GT" after "AC" hanging over
+  left <- oracle_end_costs("ACGT", "GTCCCCCC", "iupac", overhang = 0.1, k = 0L)
+  expect_identical(left[1:3], c(0L, 1L, 0L))
+})
+
+test_that("oracle: Hamming placements by hand", {
+  # "ACGT" in "ACGGT": ACGG has 1 mismatch, CGGT 3; on "-" (ACCGT) CCGT has 1
+  # and lies on forward 1..4
+  o <- oracle_hamming_hits("ACGT", "ACGGT", 1L)
+  expect_identical(o$strand, c("+", "-"))
+  expect_identical(o$start, c(1L, 1L))
+  expect_identical(o$end, c(4L, 4L))
+  expect_identical(o$cost, c(1L, 1L))
+  # N matches everything; the filter drops the window with half N
+  expect_identical(nrow(oracle_hamming_hits("ACGT", "ANNT", 0L, "iupac", rc = FALSE)), 1L)
+  expect_identical(nrow(oracle_hamming_hits("ACGT", "ANNT", 0L, "iupac", rc = FALSE, max_n_frac = 0.25)), 0L)
+  # a PAM must match: "AC" + PAM "GG" against "ACGT" fails, "ACGG" passes
+  expect_identical(nrow(oracle_hamming_hits("ACGG", "ACGT", 1L, "iupac", FALSE, pam = 2L)), 0L)
+  expect_identical(nrow(oracle_hamming_hits("ACGG", "TCGG", 1L, "iupac", FALSE, pam = 2L)), 1L)
+  expect_identical(nrow(oracle_hamming_hits("ACGG", "ACGT", 1L, "iupac", FALSE, pam = 2L, pam_edits = TRUE)), 1L)
+})

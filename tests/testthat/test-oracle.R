@@ -240,3 +240,96 @@ test_that("records longer than a window (2^18 letters) agree with the oracle", {
     character()
   )
 })
+
+test_that("overhang at both ends agrees with the oracle, short and empty texts (#17)", {
+  # small alphas let the pattern hang far past the right end, where sassy
+  # alone stops after ceiling((k + alpha) / alpha) letters
+  set.seed(1717)
+  for (alpha in c(0, 0.125, 0.25)) for (rc in c(TRUE, FALSE)) {
+    case <- random_case(c("A", "C", "G", "T"), n_texts = 20L, max_len = 12L, pattern_lens = 2:7)
+    case$texts <- c(case$texts, "", "A", "AC")
+    for (k in 0:1) {
+      expect_identical(
+        oracle_problems(case$texts, case$patterns, k, "iupac", rc, overhang = alpha),
+        character()
+      )
+    }
+  }
+})
+
+# sassy_search(indels = FALSE) against the Hamming oracle: positions, costs,
+# CIGARs of =/X that turn the pattern into the region, counts and contains.
+hamming_problems <- function(texts, patterns, k, alphabet, rc, ignore_case = FALSE,
+                             max_n_frac = NULL) {
+  problems <- character()
+  args <- list(
+    texts = texts, patterns = patterns, k = k, alphabet = alphabet, rc = rc,
+    ignore_case = ignore_case, max_n_frac = max_n_frac, indels = FALSE
+  )
+  hits <- do.call(sassy_search, args)
+  want <- do.call(rbind, c(list(data.frame(
+    record = integer(), pattern = integer(), strand = character(),
+    start = integer(), end = integer(), cost = integer()
+  )), unlist(lapply(seq_along(patterns), function(p) lapply(seq_along(texts), function(r) {
+    o <- oracle_hamming_hits(patterns[[p]], texts[[r]], k, alphabet, rc, ignore_case, max_n_frac)
+    if (nrow(o) == 0L) return(NULL)
+    data.frame(record = r, pattern = p, o)
+  })), recursive = FALSE)))
+  key <- function(d) sort(paste(d$record, d$pattern, d$strand, d$start, d$end, d$cost))
+  if (!identical(key(hits), key(want))) {
+    problems <- c(problems, sprintf(
+      "[%s rc=%s ic=%s k=%d] extra {%s} missing {%s}", alphabet, rc, ignore_case, k,
+      paste(utils::head(setdiff(key(hits), key(want)), 5), collapse = "; "),
+      paste(utils::head(setdiff(key(want), key(hits)), 5), collapse = "; ")
+    ))
+  }
+  for (h in seq_len(nrow(hits))) {
+    region <- substr(texts[[hits$record[[h]]]], hits$start[[h]], hits$end[[h]])
+    if (hits$strand[[h]] == "-") region <- oracle_revcomp(region)
+    ok <- cigar_apply(patterns[[hits$pattern[[h]]]], region, hits$cigar[[h]], alphabet, ignore_case)
+    if (!isTRUE(ok) || grepl("[ID]", hits$cigar[[h]]) || cigar_cost(hits$cigar[[h]]) != hits$cost[[h]]) {
+      problems <- c(problems, sprintf("hit %d: cigar %s region %s: %s", h, hits$cigar[[h]], region, ok))
+    }
+  }
+  n <- matrix(0L, length(texts), length(patterns))
+  for (i in seq_len(nrow(want))) n[want$record[[i]], want$pattern[[i]]] <- n[want$record[[i]], want$pattern[[i]]] + 1L
+  n[is.na(texts), ] <- NA
+  got <- unname(matrix(do.call(sassy_count, args[names(args) != "cigar"]), length(texts), length(patterns)))
+  if (!identical(got, n)) problems <- c(problems, "counts differ")
+  got <- unname(matrix(do.call(sassy_contains, args), length(texts), length(patterns)))
+  if (!identical(got, n > 0L)) problems <- c(problems, "contains differs")
+  if (!identical(do.call(sassy_search, c(args, all_endpoints = TRUE)), hits)) {
+    problems <- c(problems, "all_endpoints changed the hits")
+  }
+  problems
+}
+
+test_that("indels = FALSE agrees with the Hamming oracle (#17)", {
+  set.seed(1718)
+  for (rc in c(TRUE, FALSE)) {
+    case <- random_case(c("A", "C", "G", "T"), n_texts = 15L, max_len = 40L, pattern_lens = 3:8)
+    case$texts <- c(case$texts, "", "AC", NA)
+    for (k in 0:2) {
+      expect_identical(hamming_problems(case$texts, case$patterns, k, "dna", rc), character())
+    }
+    # IUPAC codes and N in texts and patterns, with and without the N filter
+    case <- random_case(c("A", "C", "G", "T", "N", "R", "Y", "X"),
+      n_texts = 15L, max_len = 30L, pattern_lens = 3:7,
+      prob = c(4, 4, 4, 4, 2, 1, 1, 1)
+    )
+    for (k in 0:2) {
+      expect_identical(hamming_problems(case$texts, case$patterns, k, "iupac", rc), character())
+      expect_identical(
+        hamming_problems(case$texts, case$patterns, k, "iupac", rc, max_n_frac = 0.25),
+        character()
+      )
+    }
+  }
+  # many equal-length patterns (batched in the edit search), ascii and case
+  case <- random_case(c("a", "b", "A", "B", "c"), n_texts = 10L, max_len = 30L,
+    pattern_lens = 4L, n_patterns = 8L, equal_length = TRUE
+  )
+  for (ic in c(FALSE, TRUE)) {
+    expect_identical(hamming_problems(case$texts, case$patterns, 1L, "ascii", FALSE, ic), character())
+  }
+})

@@ -89,7 +89,7 @@ test_that("file searches show the bytes read of the file size", {
   # the entry point directly, with a small batch so that there are polls
   res <- ducksassy:::ds_fastx_search(reads, long_patterns, 4L, "dna", FALSE,
     TRUE, FALSE, NaN, NaN, FALSE, 1L, "count", .Machine$integer.max, 4e5, 2,
-    0, NaN, FALSE, cb)
+    0, NaN, FALSE, TRUE, cb)
   expect_false(inherits(res, "ducksassy_rust_error"))
   calls <- do.call(rbind, seen$calls)
   skip_if(is.null(calls), "the search ended before the first poll")

@@ -119,8 +119,8 @@ test_that("#17: unknown arguments are classed errors naming the argument and the
   e <- expect_error(sassy_search("ACGTACGT", "ACGT", zzzzz = 1), class = "ducksassy_unknown_argument_error")
   expect_null(e$value)
   expect_match(conditionMessage(e), "`alphabet`", fixed = TRUE)
-  # extra arguments by position
-  e <- expect_error(sassy_search("ACGTACGT", "ACGT", 0, "iupac", TRUE, FALSE, NULL, NULL, FALSE, TRUE, 1L, "extra"),
+  # extra arguments by position (after the last one, `indels`)
+  e <- expect_error(sassy_search("ACGTACGT", "ACGT", 0, "iupac", TRUE, FALSE, NULL, NULL, FALSE, TRUE, 1L, TRUE, "extra"),
     class = "ducksassy_unknown_argument_error"
   )
   expect_identical(e$arg, "...")
@@ -310,4 +310,62 @@ test_that("#17: one argument order: sassy_crispr(texts, guides), and a warning w
   expect_match(conditionMessage(e), "swapped", fixed = TRUE)
   e <- expect_error(sassy_search_table(con, "ACGT", "gattaca"), class = "ducksassy_input_error")
   expect_match(conditionMessage(e), "swapped", fixed = TRUE)
+})
+test_that("#17: overhang at the right end of a text was capped, so hits were missed", {
+  # sassy lets the pattern hang over the right end by at most
+  # ceiling((k + alpha) / alpha) letters (1 here) and over the left end by
+  # any number: the left text had the hit "AC|GT" (cost floor(0.1 * 2) = 0),
+  # its mirror image "CCCCCCAC|GT" on the right was missing
+  hits <- sassy_search(c(left = "GTCCCCCC", right = "CCCCCCAC"), "ACGT",
+    k = 0, overhang = 0.1, rc = FALSE
+  )
+  part <- hits[hits$pattern_start <= hits$pattern_end, ]
+  expect_identical(part$name, c("left", "right"))
+  expect_identical(part$start, c(1L, 7L))
+  expect_identical(part$end, c(2L, 8L))
+  expect_identical(part$pattern_start, c(3L, 1L))
+  expect_identical(part$pattern_end, c(4L, 2L))
+  expect_identical(part$cost, c(0L, 0L))
+  expect_identical(part$cigar, c("2=", "2="))
+  # alpha = 0, k = 0: sassy allowed no right overhang at all
+  hits <- sassy_search("TTTTAC", "ACGT", k = 0, overhang = 0, rc = FALSE, all_endpoints = TRUE)
+  right <- hits[hits$pattern_end < 4L, ]
+  expect_identical(right$pattern_end, c(2L, 0L))
+  expect_identical(right$end, c(6L, 6L))
+  # whatever may hang over the left end may hang over the right end: "GT"
+  # over the end costs floor(2 * alpha) = 0 for every alpha < 0.5 (sassy's
+  # cap is 1 letter for alpha > 0 at k = 0)
+  for (alpha in c(0, 0.125, 0.25, 0.375)) {
+    l <- sassy_search("GTCCCCCC", "ACGT", k = 0, overhang = alpha, rc = FALSE)
+    r <- sassy_search("CCCCCCAC", "ACGT", k = 0, overhang = alpha, rc = FALSE)
+    expect_true(any(l$pattern_start == 3L & l$end == 2L), info = paste("alpha", alpha))
+    expect_true(any(r$pattern_end == 2L & r$start == 7L), info = paste("alpha", alpha))
+  }
+})
+
+test_that("#17: indels = FALSE gives exactly the substitution-only (Hamming) hits", {
+  # Biostrings' with.indels = FALSE: every placement of the whole pattern
+  # with at most k mismatches; the edit search finds "ACGT" in "ACGGT" with
+  # one deletion, the Hamming search does not
+  expect_identical(sassy_count("ACGGT", "ACGT", k = 1, rc = FALSE), 1L)
+  expect_identical(sassy_count("ACGGT", "ACGT", k = 1, rc = FALSE, indels = FALSE), 1L)
+  h <- sassy_search("ACGGT", "ACGT", k = 1, rc = FALSE, indels = FALSE)
+  # placements 1..4 (ACGG, 1 mismatch) and 2..5 (CGGT, 3): only the first
+  expect_identical(h$start, 1L)
+  expect_identical(h$end, 4L)
+  expect_identical(h$cost, 1L)
+  expect_identical(h$cigar, "3=1X")
+  # every placement is a hit, not only local minima
+  h <- sassy_search("AAAAAA", "AAA", k = 1, rc = FALSE, indels = FALSE)
+  expect_identical(h$start, 1:4)
+  expect_identical(h$cost, rep(0L, 4))
+  expect_identical(
+    sassy_search("AAAAAA", "AAA", k = 1, rc = FALSE, indels = FALSE, all_endpoints = TRUE), h
+  )
+  # overhang has no meaning without indels
+  expect_error(
+    sassy_search("ACGT", "ACG", overhang = 0.5, indels = FALSE),
+    class = "ducksassy_input_error"
+  )
+  expect_error(sassy_search("ACGT", "ACG", indels = NA), class = "ducksassy_input_error")
 })

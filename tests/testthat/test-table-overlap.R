@@ -214,7 +214,7 @@ test_that("the job handles clean up after themselves", {
   # a job dropped without collect: cancelled and joined by the finalizer
   texts <- rep(strrep("ACGTTGCAGATTACA", 200L), 2000L)
   job <- ds_table_submit(texts, 0L, "", "GATTACA", 2L, "iupac", FALSE, TRUE,
-    FALSE, NaN, NaN, TRUE, 2L, "hits", Inf)
+    FALSE, NaN, NaN, TRUE, 2L, "hits", Inf, TRUE)
   expect_identical(ds_table_live_jobs(), 1L)
   rm(job)
   gc(verbose = FALSE)
@@ -222,7 +222,7 @@ test_that("the job handles clean up after themselves", {
   # collect twice, cancel after collect: a classed error, then a no-op
   small <- c("GATTACAGATTACA", NA, "TTT")
   job <- ds_table_submit(small, 0L, "", "GATTACA", 0L,
-    "iupac", FALSE, TRUE, FALSE, NaN, NaN, TRUE, 1L, "count", Inf)
+    "iupac", FALSE, TRUE, FALSE, NaN, NaN, TRUE, 1L, "count", Inf, TRUE)
   expect_identical(ds_table_collect(job), sassy_count(small, "GATTACA"))
   expect_s3_class(ds_table_collect(job), "ducksassy_rust_error")
   expect_false(ds_table_cancel(job))

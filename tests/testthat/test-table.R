@@ -31,7 +31,8 @@ test_that("the search arguments in ... are those of sassy_search()", {
       list(k = 1, all_endpoints = TRUE, threads = 1),
       list(k = 2, cigar = FALSE, threads = 2),
       list(k = 2, overhang = 0.5, max_n_frac = 0.5),
-      list(k = 1, alphabet = "dna")
+      list(k = 1, alphabet = "dna"),
+      list(k = 2, indels = FALSE)
     )
     for (args in cases) {
       expected <- do.call(expected_table_hits, c(list(df, table_patterns), args))

@@ -96,9 +96,10 @@ fn ds_table_submit(
     threads: i32,
     mode: &str,
     max_hits: f64,
+    indels: bool,
 ) -> Robj {
     guard(|| {
-        let plan = match Mode::parse(mode).and_then(|mode| make_plan(&patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits)) {
+        let plan = match Mode::parse(mode).and_then(|mode| make_plan(&patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits, indels)) {
             Ok(p) => Arc::new(p),
             Err(e) => return error_value(&e),
         };

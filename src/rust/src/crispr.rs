@@ -25,9 +25,10 @@ fn ds_crispr(
     cigar: bool,
     threads: i32,
     max_hits: f64,
+    indels: bool,
     progress: Robj,
 ) -> Robj {
-    crate::guard(|| match search_texts(texts, guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits, &progress) {
+    crate::guard(|| match search_texts(texts, guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits, indels, &progress) {
         Ok(r) => r,
         Err(e) => {
             if matches!(e, CoreError::Interrupted | CoreError::TooManyHits { .. }) {
@@ -61,10 +62,11 @@ fn ds_crispr_fastx(
     skip: f64,
     n_records: f64,
     region: bool,
+    indels: bool,
     progress: Robj,
 ) -> Robj {
     crate::guard(|| {
-        let plan = crispr_plan(&guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits);
+        let plan = crispr_plan(&guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits, indels);
         let found = plan.and_then(|plan| Ok((plan, crate::fastx::record_range(skip, n_records)?)));
         match found.map_err(FastxError::from).and_then(|(plan, range)| search_files(&plan, &paths, range, cigar, batch_bytes, batch_records, region, &progress)) {
             Ok(r) => r,
@@ -90,10 +92,11 @@ fn search_texts(
     cigar: bool,
     threads: i32,
     max_hits: f64,
+    indels: bool,
     progress: &Robj,
 ) -> std::result::Result<Robj, CoreError> {
     let texts = crate::borrow_strings(&texts, "texts")?;
-    let plan = crispr_plan(&guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits)?;
+    let plan = crispr_plan(&guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits, indels)?;
     let ctl = Control::new();
     let mut progress = crate::progress::Progress::new(progress);
     let mut poll = || progress.poll(|| crate::progress::bytes_searched(&ctl));
@@ -148,6 +151,7 @@ fn crispr_plan(
     cigar: bool,
     threads: i32,
     max_hits: f64,
+    indels: bool,
 ) -> std::result::Result<SearchPlan, CoreError> {
     let Some(pam) = pam_length.as_integer_slice() else {
         return Err(CoreError::InvalidArgument {
@@ -172,6 +176,7 @@ fn crispr_plan(
         cigar,
         threads: threads.max(0) as usize,
         max_hits: (!max_hits.is_nan()).then(|| max_hits.max(0.0) as u64),
+        indels,
         ..Default::default()
     };
     let c = CrisprOptions { pam_length: pam_lengths, allow_pam_edits, max_n_frac };

@@ -40,11 +40,12 @@ fn ds_fastx_search(
     skip: f64,
     n_records: f64,
     region: bool,
+    indels: bool,
     progress: Robj,
 ) -> Robj {
     crate::guard(|| fastx_result((|| -> Result<Robj, FastxError> {
         let mode = Mode::parse(mode)?;
-        let plan = crate::make_plan(&patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits)?;
+        let plan = crate::make_plan(&patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits, indels)?;
         let paths = path_strings(&paths, "paths")?;
         let range = record_range(skip, n_records)?;
         let ctl = Control::new();
@@ -83,10 +84,11 @@ fn ds_fastx_filter(
     gzip: bool,
     batch_bytes: f64,
     batch_records: f64,
+    indels: bool,
     progress: Robj,
 ) -> Robj {
     crate::guard(|| fastx_result((|| -> Result<Robj, FastxError> {
-        let plan = crate::make_plan(&patterns, k, alphabet, ignore_case, rc, false, overhang, max_n_frac, false, threads, Mode::Contains, f64::NAN)?;
+        let plan = crate::make_plan(&patterns, k, alphabet, ignore_case, rc, false, overhang, max_n_frac, false, threads, Mode::Contains, f64::NAN, indels)?;
         let path = one_path(&path, "path")?;
         let output = one_path(&output, "output")?;
         let ctl = Control::new();

@@ -38,9 +38,10 @@ fn ds_search(
     threads: i32,
     mode: &str,
     max_hits: f64,
+    indels: bool,
     progress: Robj,
 ) -> Robj {
-    guard(|| match search(texts, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits, &progress) {
+    guard(|| match search(texts, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits, indels, &progress) {
         Ok(r) => r,
         Err(e) => {
             if matches!(e, CoreError::Interrupted | CoreError::TooManyHits { .. }) {
@@ -142,10 +143,11 @@ fn search(
     threads: i32,
     mode: &str,
     max_hits: f64,
+    indels: bool,
     progress: &Robj,
 ) -> std::result::Result<Robj, CoreError> {
     test_panic(mode, threads)?;
-    let plan = make_plan(&patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, Mode::parse(mode)?, max_hits)?;
+    let plan = make_plan(&patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, Mode::parse(mode)?, max_hits, indels)?;
     let texts = borrow_strings(&texts, "texts")?;
     let ctl = Control::new();
     let mut progress = progress::Progress::new(progress);
@@ -171,6 +173,7 @@ pub(crate) fn make_plan(
     threads: i32,
     mode: Mode,
     max_hits: f64,
+    indels: bool,
 ) -> std::result::Result<SearchPlan, CoreError> {
     let opts = SearchOptions {
         k: if k == i32::MIN { -1 } else { k as i64 },
@@ -184,6 +187,7 @@ pub(crate) fn make_plan(
         threads: threads.max(0) as usize,
         mode,
         max_hits: finite(max_hits).map(|m| m.max(0.0) as u64),
+        indels,
         // anything newer (e.g. windowing of long records) at its default
         ..Default::default()
     };

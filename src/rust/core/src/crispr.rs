@@ -173,21 +173,27 @@ pub fn plan(opts: &SearchOptions, guides: &[&[u8]], c: &CrisprOptions) -> Result
 /// `plan.rc` (the sink sets it).
 pub(crate) fn guide_hits(plan: &SearchPlan, c: &CrisprPlan, pi: usize, text: &[u8], w: &mut Worker, keep: &mut Keep) {
     let pam_length = c.pam_length[pi];
-    strand_hits(plan.k, c, pam_length, &plan.patterns[pi], text, w, |m| keep.fwd(pi, m));
+    strand_hits(plan.k, plan.indels, c, pam_length, &plan.patterns[pi], text, w, |m| keep.fwd(pi, m));
     if plan.rc {
         let rev = std::mem::take(&mut w.rev);
         // complement of guide = complemented spacer, then complemented PAM,
         // read along the reversed text: the same layout as forward
-        strand_hits(plan.k, c, pam_length, &plan.complements[pi], &rev, w, |m| keep.rc(pi, m));
+        strand_hits(plan.k, plan.indels, c, pam_length, &plan.complements[pi], &rev, w, |m| keep.rc(pi, m));
         w.rev = rev;
     }
 }
 
 /// Hits of one (possibly complemented) guide on one strand's text.
-fn strand_hits(k: usize, c: &CrisprPlan, pam_length: usize, guide: &[u8], text: &[u8], w: &mut Worker, mut emit: impl FnMut(&Match)) {
+#[allow(clippy::too_many_arguments)]
+fn strand_hits(k: usize, indels: bool, c: &CrisprPlan, pam_length: usize, guide: &[u8], text: &[u8], w: &mut Worker, mut emit: impl FnMut(&Match)) {
     let (searched, pam) = if c.allow_pam_edits { (guide, &guide[guide.len()..]) } else { guide.split_at(guide.len() - pam_length) };
     let after = pam.len();
     let max_n = c.max_n_frac;
+    if !indels {
+        let pam_ok = |e: usize| pam_matches(pam, &text[e..e + after]);
+        let n_ok = |r: &[u8]| max_n >= 1.0 || n_frac_ok(count_n(r), r.len(), max_n);
+        return crate::hamming::guide_strand(k, searched, after, text, w, true, pam_ok, n_ok, emit);
+    }
     // The alignment's region contains text[e - (len - k)..e] (at most k of the
     // searched letters are deleted) and is at most len + k letters long, PAM
     // included: a lower bound of its N fraction, checked before traceback.
@@ -225,6 +231,13 @@ fn n_frac_ok(n: usize, len: usize, max: f64) -> bool {
 
 fn count_n(s: &[u8]) -> usize {
     s.iter().filter(|&&b| b == b'N' || b == b'n').count()
+}
+
+/// Whether IUPAC letters `p` and `t` match (their sets of bases intersect),
+/// case-insensitively: sassy's IUPAC relation.
+#[inline]
+pub(crate) fn iupac_match(p: u8, t: u8) -> bool {
+    IUPAC_BITS[p as usize] & IUPAC_BITS[t as usize] != 0
 }
 
 /// Whether every PAM letter matches the text letter under it (IUPAC: the sets

@@ -20,6 +20,11 @@
 //!   SIMD vector, see [`LANE_MAX_LEN`] for the comparison.
 //! - CRISPR plans (a per-hit PAM check, `crispr.rs`) and patterns traced in
 //!   steps (`stepwise.rs`): they need their own per-record loops.
+//! - `overhang`: sassy caps the overhang at a text's right end; the
+//!   per-record path works around it (`overhang.rs`, a first pass at a larger
+//!   `k`), which `search_texts` cannot do per lane.
+//! - `indels = false` (Hamming hits, `hamming.rs`): candidates come from an
+//!   all-endpoints search, which lanes lack.
 //! - empty texts: nothing to scan; the one-by-one search handles them (a
 //!   pattern may still hang over both ends with overhang).
 //!
@@ -82,7 +87,11 @@ pub fn enabled_by_env() -> bool {
 /// For each pattern group of `plan`, whether it is searched in text lanes
 /// (for the records [`lane_record`] accepts). See the module notes.
 pub fn lane_groups(plan: &SearchPlan) -> Vec<bool> {
-    let off = plan.lane_max_len == 0 || plan.all_endpoints || plan.crispr.is_some();
+    let off = plan.lane_max_len == 0
+        || plan.all_endpoints
+        || plan.crispr.is_some()
+        || plan.overhang.is_some()
+        || !plan.indels;
     plan.groups
         .iter()
         .map(|g| match g {

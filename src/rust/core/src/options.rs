@@ -97,6 +97,9 @@ pub struct SearchOptions {
     pub mode: Mode,
     /// Largest number of hits held in memory before failing; `None` = no limit.
     pub max_hits: Option<u64>,
+    /// `false`: substitutions only, every placement of the whole pattern with
+    /// at most `k` mismatches (see `hamming.rs`); no overhang then.
+    pub indels: bool,
     /// Records longer than this many letters are cut into overlapping windows
     /// of this length, searched in parallel (see `engine`). >= 1.
     pub window: usize,
@@ -124,6 +127,7 @@ impl Default for SearchOptions {
             threads: 1,
             mode: Mode::Hits,
             max_hits: None,
+            indels: true,
             window: DEFAULT_WINDOW,
             text_lanes: None,
         }
@@ -176,6 +180,8 @@ pub struct SearchPlan {
     pub threads: usize,
     pub mode: Mode,
     pub max_hits: Option<u64>,
+    /// `false`: Hamming hits only (`hamming.rs`).
+    pub indels: bool,
     pub window: usize,
     /// Letters of context on each side of a window: every alignment with cost
     /// <= k ending in a window's own range lies within it, with exact costs.
@@ -236,6 +242,10 @@ impl SearchPlan {
             if !(0.0..=1.0).contains(&a) {
                 return Err(CoreError::invalid("overhang", None, a, "NULL or a number in [0, 1]"));
             }
+            if !opts.indels {
+                // a Hamming hit is the whole pattern inside the text
+                return Err(CoreError::invalid("overhang", None, a, "NULL with `indels = FALSE`"));
+            }
         }
         if let Some(f) = opts.max_n_frac {
             if !(0.0..=1.0).contains(&f) {
@@ -289,7 +299,8 @@ impl SearchPlan {
         } else {
             Vec::new()
         };
-        let groups = group_patterns(&normalized, alphabet, opts.overhang.is_some());
+        // Hamming searches take each pattern alone (hamming.rs)
+        let groups = group_patterns(&normalized, alphabet, opts.overhang.is_some() || !opts.indels);
         Ok(SearchPlan {
             k,
             alphabet,
@@ -302,6 +313,7 @@ impl SearchPlan {
             threads: opts.threads,
             mode: opts.mode,
             max_hits: opts.max_hits,
+            indels: opts.indels,
             window: opts.window,
             window_overlap: 2 * (normalized.iter().map(|p| p.len()).max().unwrap_or(0) + k) + 64,
             patterns: normalized,

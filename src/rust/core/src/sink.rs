@@ -60,14 +60,14 @@ impl Window {
     }
 
     /// Keep a forward hit ending at `end` (slice coordinates)?
-    fn keeps_fwd(&self, end: usize) -> bool {
+    pub(crate) fn keeps_fwd(&self, end: usize) -> bool {
         let e = self.lo + end;
         !self.windowed || (self.own_from < e && e <= self.own_to) || (e == 0 && self.own_from == 0)
     }
 
     /// Keep a reverse-complement hit whose end on the reversed slice is
     /// `rev_end`, i.e. that starts at `len - rev_end` of the slice?
-    fn keeps_rc(&self, rev_end: usize) -> bool {
+    pub(crate) fn keeps_rc(&self, rev_end: usize) -> bool {
         let s = self.hi - rev_end;
         !self.windowed || (self.own_from <= s && s < self.own_to) || (s == self.n && self.own_to == self.n)
     }
@@ -188,10 +188,14 @@ pub(crate) struct Keep<'a> {
 
 impl Keep<'_> {
     /// Count the hits kept since the last report against the limit.
-    fn report(&mut self, stop: &Stop) -> Result<(), CoreError> {
+    pub(crate) fn report(&mut self, stop: &Stop) -> Result<(), CoreError> {
         let n = self.out.len() - self.counted;
         self.counted = self.out.len();
         stop.add_hits(n)
+    }
+
+    pub(crate) fn window(&self) -> &Window {
+        self.win
     }
 
     pub(crate) fn fwd(&mut self, pattern: usize, m: &Match) {
@@ -212,6 +216,9 @@ impl Keep<'_> {
 
 /// Hits of pattern `pi` alone, both strands.
 fn single_hits(plan: &SearchPlan, kind: ProfileKind, pi: usize, text: &[u8], w: &mut Worker, keep: &mut Keep, stop: &Stop) -> Result<(), CoreError> {
+    if !plan.indels {
+        return crate::hamming::single_hits(plan, pi, text, w, keep, stop);
+    }
     if in_steps(plan, pi) {
         let win = keep.win;
         single_in_steps(plan, kind, &plan.patterns[pi], text, w, stop, |e| win.keeps_fwd(e), |ms| {
@@ -246,9 +253,10 @@ fn single_hits(plan: &SearchPlan, kind: ProfileKind, pi: usize, text: &[u8], w: 
     Ok(())
 }
 
-/// Whether pattern `pi` is traced in steps (see `stepwise.rs`).
+/// Whether pattern `pi` is traced in steps (see `stepwise.rs`); always with
+/// overhang, whose DP pass runs at a larger `k` than its traces (`overhang.rs`).
 fn in_steps(plan: &SearchPlan, pi: usize) -> bool {
-    crate::stepwise::trace_blocks(plan.patterns[pi].len(), plan.k) >= plan.step_trace_blocks
+    plan.overhang.is_some() || crate::stepwise::trace_blocks(plan.patterns[pi].len(), plan.k) >= plan.step_trace_blocks
 }
 
 /// One strand's traced search of `pattern` in steps: the stop flag is checked
@@ -342,6 +350,10 @@ fn slice_tally(plan: &SearchPlan, enc: &Encoded, groups: std::ops::Range<usize>,
 
 #[allow(clippy::too_many_arguments)]
 fn tally_single(plan: &SearchPlan, pi: usize, text: &[u8], win: &Window, w: &mut Worker, out: &mut [i32], contains: bool, rev_ready: &mut bool, stop: &Stop) -> Result<(), CoreError> {
+    if !plan.indels {
+        crate::hamming::tally_single(plan, pi, text, win, w, out, contains, |w| reversed(text, w, rev_ready));
+        return Ok(());
+    }
     let kind = ProfileKind::of(plan);
     // traced counts (the N filter) of a long pattern: in steps, like hits
     let steps = plan.needs_trace() && in_steps(plan, pi);
@@ -354,7 +366,7 @@ fn tally_single(plan: &SearchPlan, pi: usize, text: &[u8], win: &Window, w: &mut
     } else {
         let s = w.searcher(kind, plan.overhang);
         s.configure(plan.needs_trace(), plan.max_n_frac);
-        n = s.search(&plan.patterns[pi], text, plan.k, plan.all_endpoints).iter().filter(|m| win.keeps_fwd(m.text_end)).count();
+        n = crate::overhang::search(s, plan, &plan.patterns[pi], text).iter().filter(|m| win.keeps_fwd(m.text_end)).count();
     }
     if plan.rc && !(contains && n > 0) {
         stop.check()?;
@@ -367,7 +379,7 @@ fn tally_single(plan: &SearchPlan, pi: usize, text: &[u8], win: &Window, w: &mut
         } else {
             let s = w.searcher(kind, plan.overhang);
             s.configure(plan.needs_trace(), plan.max_n_frac);
-            n += s.search(&plan.complements[pi], &rev, plan.k, plan.all_endpoints).iter().filter(|m| win.keeps_rc(m.text_end)).count();
+            n += crate::overhang::search(s, plan, &plan.complements[pi], &rev).iter().filter(|m| win.keeps_rc(m.text_end)).count();
             Ok(())
         };
         w.rev = rev;

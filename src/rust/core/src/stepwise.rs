@@ -65,12 +65,15 @@ pub fn search<P: Profile>(
     mut emit: impl FnMut(&[Match]) -> Result<(), CoreError>,
 ) -> Result<(), CoreError> {
     s.set_trace(false);
-    let ends = if all_endpoints { s.search_all(pattern, text, k) } else { s.search(pattern, text, k) };
+    // with overhang, the DP pass runs at a larger k so that the right end is
+    // not capped; only matches of cost <= k are traced (see overhang.rs)
+    let sk = crate::overhang::search_k(pattern.len(), k, alpha);
+    let ends = if all_endpoints { s.search_all(pattern, text, sk) } else { s.search(pattern, text, sk) };
     // (offset of the traced slice, end position, cost); an untraced match
     // clamps its end to the text and shortens the pattern by the overhang
     let todo: Vec<(usize, usize, i32)> = ends
         .iter()
-        .filter(|m| keep_end(m.text_end))
+        .filter(|m| m.cost <= k as i32 && keep_end(m.text_end))
         .map(|m| {
             let end = m.text_end + (pattern.len() - m.pattern_end);
             (end.saturating_sub(pattern.len() + k), end, m.cost)

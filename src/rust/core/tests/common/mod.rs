@@ -191,3 +191,122 @@ pub fn values(opts: &SearchOptions, mode: Mode, patterns: &[Vec<u8>], texts: &[O
         _ => unreachable!(),
     }
 }
+
+/// sassy's overhang cost of `o` pattern letters beyond one end of the text,
+/// in its single-precision arithmetic.
+pub fn overhang_cost(alpha: f32, o: usize) -> i32 {
+    (alpha * o as f32).floor() as i32
+}
+
+/// [`end_costs`] (IUPAC) with overhang `alpha` at both ends: a pattern prefix
+/// of `i` letters before the text costs `floor(alpha * i)`, and an end
+/// position `n + o` past the text (`o <= m`, the pattern's last `o` letters
+/// beyond the end) costs the alignment to the text padded with `o` letters
+/// `N`, plus `floor(alpha * o)`. Positions `0..=n + m`. The same at both
+/// ends, as the docs define it (no cap at the right end).
+pub fn end_costs_overhang(pattern: &[u8], text: &[u8], alpha: f32) -> Vec<i32> {
+    let (m, n) = (pattern.len(), text.len());
+    let mut t = text.to_vec();
+    t.extend(std::iter::repeat_n(b'N', m));
+    let mut prev: Vec<i32> = vec![0; n + m + 1];
+    let mut cur = vec![0; n + m + 1];
+    for i in 1..=m {
+        cur[0] = overhang_cost(alpha, i);
+        for j in 1..=n + m {
+            let sub = prev[j - 1] + !letters_match(Alphabet::Iupac, false, pattern[i - 1], t[j - 1]) as i32;
+            cur[j] = sub.min(prev[j] + 1).min(cur[j - 1] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    for o in 1..=m {
+        prev[n + o] += overhang_cost(alpha, o);
+    }
+    prev
+}
+
+/// sassy's rightmost-end-of-each-local-minimum rule over end costs (element
+/// `j` is position `j`), positions with cost <= k: the last position of a run
+/// of equal costs that was entered downwards (or is the first run) and is
+/// left upwards (or is the last run).
+pub fn local_minima(costs: &[i32], k: usize) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut entered_down = true;
+    let mut j = 0;
+    while j < costs.len() {
+        let mut last = j;
+        while last + 1 < costs.len() && costs[last + 1] == costs[j] {
+            last += 1;
+        }
+        let left_up = last + 1 == costs.len() || costs[last + 1] > costs[j];
+        if costs[j] <= k as i32 && entered_down && left_up && !(j == 0 && costs.len() == 1) {
+            out.push(last);
+        }
+        if last + 1 < costs.len() {
+            entered_down = costs[last + 1] < costs[j];
+        }
+        j = last + 1;
+    }
+    out
+}
+
+/// The hits a search with overhang `alpha` (IUPAC) should report, as sorted
+/// `(minus, anchor, cost, pattern_end)`: the anchor is the 0-based end on
+/// the forward strand and the 0-based start on the reverse strand (the end
+/// position on its own strand, mapped back); an end `n + o` past the text is
+/// reported at `n` with `pattern_end = m - o`.
+pub fn oracle_overhang_hits(pattern: &[u8], text: &[u8], k: usize, alpha: f32, rc: bool, all_endpoints: bool) -> Vec<(bool, u32, i32, u32)> {
+    let (m, n) = (pattern.len(), text.len());
+    let mut out = Vec::new();
+    let strands: &[bool] = if rc { &[false, true] } else { &[false] };
+    for &minus in strands {
+        let t = if minus { revcomp(text) } else { text.to_ascii_uppercase() };
+        let costs = end_costs_overhang(pattern, &t, alpha);
+        let ends: Vec<usize> = if all_endpoints {
+            (0..costs.len()).filter(|&e| costs[e] <= k as i32).collect()
+        } else {
+            local_minima(&costs, k)
+        };
+        for e in ends {
+            let end = e.min(n);
+            let anchor = if minus { n - end } else { end };
+            out.push((minus, anchor as u32, costs[e], (m - e.saturating_sub(n)) as u32));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Every placement of the whole pattern on `m` consecutive text letters with
+/// at most `k` mismatches (Hamming), sorted `(minus, start, end, cost)` in
+/// forward 0-based coordinates; on the reverse strand the pattern is compared
+/// with the reverse complement. `max_n` drops windows with a larger fraction
+/// of `N`; `pam` (CRISPR): the last `pam` letters must match and count no
+/// mismatch.
+#[allow(clippy::too_many_arguments)]
+pub fn oracle_hamming(alphabet: Alphabet, ic: bool, pattern: &[u8], text: &[u8], k: usize, rc: bool, max_n: Option<f64>, pam: usize) -> Vec<(bool, u32, u32, i32)> {
+    let (m, n) = (pattern.len(), text.len());
+    let mut out = Vec::new();
+    if n < m {
+        return out;
+    }
+    let strands: &[bool] = if rc { &[false, true] } else { &[false] };
+    for &minus in strands {
+        let t = if minus { revcomp(text) } else { text.to_vec() };
+        for s in 0..=n - m {
+            let w = &t[s..s + m];
+            let ok: Vec<bool> = pattern.iter().zip(w).map(|(&p, &c)| letters_match(alphabet, ic, p, c)).collect();
+            if !ok[m - pam..].iter().all(|&b| b) {
+                continue;
+            }
+            let cost = ok[..m - pam].iter().filter(|&&b| !b).count();
+            let n_count = w.iter().filter(|c| c.eq_ignore_ascii_case(&b'N')).count();
+            if cost > k || max_n.is_some_and(|f| n_count as f64 / m as f64 > f) {
+                continue;
+            }
+            let start = if minus { n - s - m } else { s };
+            out.push((minus, start as u32, (start + m) as u32, cost as i32));
+        }
+    }
+    out.sort();
+    out
+}
