@@ -120,7 +120,7 @@ test_that("#17: unknown arguments are classed errors naming the argument and the
   expect_null(e$value)
   expect_match(conditionMessage(e), "`alphabet`", fixed = TRUE)
   # extra arguments by position (after the last one, `indels`)
-  e <- expect_error(sassy_search("ACGTACGT", "ACGT", 0, "iupac", TRUE, FALSE, NULL, NULL, FALSE, TRUE, 1L, TRUE, "extra"),
+  e <- expect_error(sassy_search("ACGTACGT", "ACGT", 0, "iupac", TRUE, FALSE, NULL, NULL, FALSE, TRUE, "pattern", FALSE, 1L, TRUE, "extra"),
     class = "ducksassy_unknown_argument_error"
   )
   expect_identical(e$arg, "...")
@@ -227,7 +227,10 @@ test_that("#17: names travel: pattern names in hits, counts in every shape, path
   h <- sassy_search(texts, pats, rc = FALSE)
   expect_identical(names(h)[1:4], c("record", "name", "pattern", "pattern_name"))
   expect_identical(h$pattern_name, names(pats)[h$pattern])
-  expect_identical(h[names(h) != "pattern_name"], sassy_search(texts, unname(pats), rc = FALSE))
+  # (column subsetting drops the seqlengths attribute; compare without it)
+  unnamed <- sassy_search(texts, unname(pats), rc = FALSE)
+  attr(unnamed, "seqlengths") <- NULL
+  expect_identical(h[names(h) != "pattern_name"], unnamed)
   # partly named: NA where a pattern has no name
   h2 <- sassy_search(texts, c(fwd = "ACGT", "AAAA"), rc = FALSE)
   expect_identical(h2$pattern_name, c("fwd", NA)[h2$pattern])
