@@ -180,7 +180,7 @@ test_that("every supported backend gives identical hits, counts and CRISPR resul
                                 alphabet = "iupac"),
       counts = sassy_count(texts, patterns, k = 4),
       contains = sassy_contains(texts, patterns, k = 2),
-      crispr = sassy_crispr(guides, texts, k = 3)
+      crispr = sassy_crispr(texts, guides, k = 3)
     )
   }
   res <- lapply(backends, function(b) {

@@ -86,8 +86,8 @@ test_that("cigar_style works for Biostrings sets, files, CRISPR and tables", {
 
   guides <- c("GACGCATAAAGATGAGACGCNGG")
   genome <- sassy_read_fastx(system.file("extdata", "lambda_virus.fa", package = "ducksassy"))$sequence
-  cr <- sassy_crispr(guides, genome, k = 2, cigar_style = "sam", region = TRUE)
-  cr_plain <- sassy_crispr(guides, genome, k = 2)
+  cr <- sassy_crispr(genome, guides, k = 2, cigar_style = "sam", region = TRUE)
+  cr_plain <- sassy_crispr(genome, guides, k = 2)
   expect_identical(cr$start, cr_plain$start)
   expect_identical(cr$region, substr(genome[cr$record], cr$start, cr$end))
 
