@@ -466,13 +466,28 @@ fn merge(plan: &SearchPlan, n_records: usize, tasks: &[Task], results: Vec<Resul
         // by record they would jump a column (n_records x 4 bytes) per
         // pattern, a cache and TLB miss per cell, which made counting 128
         // patterns cost 1.37x the search (issue 17)
+        // In tiles of TILE records: a task's rows of one tile (TILE x n_pat
+        // values) stay in L1 while every pattern's column takes its TILE
+        // cells, so both the reads and the writes touch each cache line
+        // once. Column by column over the whole task read one cache line per
+        // cell (perf, 128 20-mers x 100,000 reads of 150 bases, 1 thread:
+        // the merge, inlined in `run`, took 3.9% of the samples against
+        // 26.7% for sassy's search; 1.7% tiled).
+        const TILE: usize = 16;
         for (t, s) in tasks.iter().zip(sinks) {
             if let Sink::Values(v) = s {
-                for &p in t.groups.clone().flat_map(|g| plan.groups[g].patterns()) {
-                    let column = &mut values[p * n_records + t.records.start..p * n_records + t.records.end];
-                    for (j, cell) in column.iter_mut().enumerate() {
-                        *cell = combine(*cell, v[j * n_pat + p]);
+                let n_task = t.records.len();
+                let mut j0 = 0;
+                while j0 < n_task {
+                    let j1 = (j0 + TILE).min(n_task);
+                    for &p in t.groups.clone().flat_map(|g| plan.groups[g].patterns()) {
+                        let base = p * n_records + t.records.start;
+                        for j in j0..j1 {
+                            let cell = &mut values[base + j];
+                            *cell = combine(*cell, v[j * n_pat + p]);
+                        }
                     }
+                    j0 = j1;
                 }
             }
         }
