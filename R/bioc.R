@@ -211,3 +211,19 @@ offset_rust_error <- function(res, offset) {
   }
   res
 }
+
+# An XStringSet searched in chunks (run_search_chunked()) under one progress
+# bar over all chunks: `search(plan, offset, progress)` runs one chunk.
+run_xstringset <- function(plan, mode, n_patterns, search, call) {
+  widths <- as.double(Biostrings::width(plan$texts))
+  progress <- new_progress(search_label(plan$texts), "bytes", sum(widths))
+  on.exit(progress_done(progress), add = TRUE)
+  done_before <- cumsum(widths)
+  one <- function(p, offset) {
+    if (!is.null(progress)) {
+      progress$base <- if (offset == 0L) 0 else done_before[[offset]]
+    }
+    search(p, offset, progress)
+  }
+  run_search_chunked(plan, mode, one, n_patterns, call = call)
+}

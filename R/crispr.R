@@ -197,17 +197,9 @@ sassy_crispr <- function(texts,
   cigar_style <- check_cigar_style(cigar_style, call = call)
   region <- check_flag(region, "region", call = call)
   cols <- if (is_xstringset(plan$texts)) {
-    widths <- as.double(Biostrings::width(plan$texts))
-    progress <- new_progress(search_label(plan$texts), "bytes", sum(widths))
-    on.exit(progress_done(progress), add = TRUE)
-    done_before <- cumsum(widths)
-    one <- function(p, offset) {
-      if (!is.null(progress)) {
-        progress$base <- if (offset == 0L) 0 else done_before[[offset]]
-      }
+    run_xstringset(plan, "hits", length(plan$guides), function(p, offset, progress) {
       run_crispr(p, record_offset = offset, call = call, progress = progress)
-    }
-    run_search_chunked(plan, "hits", one, length(plan$guides), call = call)
+    }, call = call)
   } else {
     run_crispr(plan, call = call)
   }

@@ -424,19 +424,10 @@ sassy_contains <- function(texts,
 run_search <- function(plan, mode, call = rlang::caller_env(),
                        record_offset = 0L, progress = NULL) {
   if (is_xstringset(plan$texts)) {
-    # Biostrings sets are converted and searched in chunks (bioc.R), with
-    # one progress bar over all chunks
-    widths <- as.double(Biostrings::width(plan$texts))
-    progress <- new_progress(search_label(plan$texts), "bytes", sum(widths))
-    on.exit(progress_done(progress), add = TRUE)
-    done_before <- cumsum(widths)
-    one <- function(p, offset) {
-      if (!is.null(progress)) {
-        progress$base <- if (offset == 0L) 0 else done_before[[offset]]
-      }
+    # Biostrings sets are converted and searched in chunks (bioc.R)
+    return(run_xstringset(plan, mode, length(plan$patterns), function(p, offset, progress) {
       run_search(p, mode, call, record_offset = offset, progress = progress)
-    }
-    return(run_search_chunked(plan, mode, one, length(plan$patterns), call = call))
+    }, call = call))
   }
   if (is.null(progress)) {
     progress <- new_progress(search_label(plan$texts), "bytes")
