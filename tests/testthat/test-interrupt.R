@@ -117,8 +117,15 @@ test_that("Ctrl-C stops sassy_search() on a large input within a second; the nex
       label = sprintf("RSS growth after interrupt (before %.0f, peak %.0f, after %.0f MiB)", r$before, r$peak, r$after)
     )
   }
-  # counting is interrupted the same way
-  r <- interrupt_call(rs, function() sassy_count(reads, c("ACGTTGCAACGTTGCAACGT", "GGGCCCAATTGGCCAATTGCA"), k = 4L))
+  # counting is interrupted the same way (8 patterns of different lengths:
+  # with text lanes, 2 patterns took 1.2 s here, too short to interrupt at
+  # 1.5 s; 8 take about 3.8 s on 2 threads)
+  count_patterns <- c(
+    "ACGTTGCAACGTTGCAACGT", "GGGCCCAATTGGCCAATTGCA", "TTGACCATGGCAAGTCCATGAC",
+    "CATCATCATCATGATGATGATCA", "GATTACAGATTACAGATTACAGAT", "CCGGTTAACCGGTTAACCGGTTAAC",
+    "AGCTAGCTTCGATCGAAGCTAGCTTC", "TTTTCCCCAAAAGGGGTTTTCCCCAAA"
+  )
+  r <- interrupt_call(rs, function(p) sassy_count(reads, p, k = 4L), list(p = count_patterns))
   expect_prompt_interrupt(r)
   expect_identical(rs$run(small_search), want)
 })
