@@ -174,24 +174,6 @@ fn values(c: &Case, s: Way, mode: Mode) -> Vec<i32> {
     }
 }
 
-fn rows(h: &HitBuffer) -> Vec<String> {
-    (0..h.len())
-        .map(|i| {
-            format!(
-                "rec={} pat={} {}..{} {} p{}..{} cost={} {}",
-                h.record[i],
-                h.pattern[i],
-                h.start[i],
-                h.end[i],
-                if h.minus[i] { '-' } else { '+' },
-                h.pattern_start[i],
-                h.pattern_end[i],
-                h.cost[i],
-                String::from_utf8_lossy(h.cigar(i))
-            )
-        })
-        .collect()
-}
 
 fn check(c: &Case) -> Result<(), TestCaseError> {
     let want = hit_table(c, REFERENCE);

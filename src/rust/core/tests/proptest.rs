@@ -220,25 +220,6 @@ fn hit_table(c: &Case, opts: &SearchOptions) -> HitBuffer {
     hits(opts, &c.patterns, &c.texts)
 }
 
-/// `(key, cost, cigar)` per row, for readable assertion messages.
-fn rows(h: &HitBuffer) -> Vec<String> {
-    (0..h.len())
-        .map(|i| {
-            format!(
-                "rec={} pat={} {}..{} {} p{}..{} cost={} {}",
-                h.record[i],
-                h.pattern[i],
-                h.start[i],
-                h.end[i],
-                if h.minus[i] { '-' } else { '+' },
-                h.pattern_start[i],
-                h.pattern_end[i],
-                h.cost[i],
-                String::from_utf8_lossy(h.cigar(i))
-            )
-        })
-        .collect()
-}
 
 fn show(s: &[u8]) -> String {
     String::from_utf8_lossy(s).into_owned()

@@ -310,3 +310,23 @@ pub fn oracle_hamming(alphabet: Alphabet, ic: bool, pattern: &[u8], text: &[u8],
     out.sort();
     out
 }
+
+/// One readable line per hit row, for assertion messages and comparisons.
+pub fn rows(h: &HitBuffer) -> Vec<String> {
+    (0..h.len())
+        .map(|i| {
+            format!(
+                "rec={} pat={} {}..{} {} p{}..{} cost={} {}",
+                h.record[i],
+                h.pattern[i],
+                h.start[i],
+                h.end[i],
+                if h.minus[i] { '-' } else { '+' },
+                h.pattern_start[i],
+                h.pattern_end[i],
+                h.cost[i],
+                String::from_utf8_lossy(h.cigar(i))
+            )
+        })
+        .collect()
+}
