@@ -205,6 +205,9 @@ run_r() {
 # Every entry point once or twice, with its error paths: run under valgrind.
 suppressPackageStartupMessages(library(ducksassy, lib.loc = Sys.getenv("MEMCHECK_RLIB")))
 set.seed(1)
+# a warning here means the script drifted from the API (an argument order
+# or a signature changed): fail rather than exercise the wrong path
+options(warn = 2)
 bases <- c("A", "C", "G", "T")
 rand <- function(n) paste(sample(bases, n, TRUE), collapse = "")
 texts <- c(vapply(1:200, function(i) rand(150), ""), NA, "", rand(70000))
@@ -255,7 +258,8 @@ if (nzchar(fq)) {
   try(sassy_read_fastx(bad), silent = TRUE)
 }
 if (exists("sassy_crispr", asNamespace("ducksassy"))) {
-  h <- sassy_crispr("ACGTACGTACGTACGTACGTNGG", paste0(rand(1000), "ACGTACGTACGTACGTACGTTGG", rand(1000)), k = 1L)
+  h <- sassy_crispr(paste0(rand(1000), "ACGTACGTACGTACGTACGTTGG", rand(1000)), "ACGTACGTACGTACGTACGTNGG", k = 1L)
+  stopifnot(nrow(h) >= 1L)
 }
 if (exists("sassy_search_table", asNamespace("ducksassy")) && requireNamespace("RSQLite", quietly = TRUE)) {
   con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
@@ -284,7 +288,7 @@ if (exists("ds_table_submit", asNamespace("ducksassy")) && requireNamespace("duc
   try(sassy_search_table(con, DBI::SQL("SELECT id, CASE WHEN id > 120 THEN error('boom') ELSE sequence END AS sequence FROM reads"),
     patterns, k = 2L, chunk_rows = 30L), silent = TRUE)
   # a job dropped without collect: the finalizer cancels and joins it
-  job <- ducksassy:::ds_table_submit(texts, 0L, "", patterns, 2L, "iupac", FALSE, TRUE, FALSE, NaN, NaN, TRUE, 2L, "hits", Inf)
+  job <- ducksassy:::ds_table_submit(texts, 0L, "", patterns, 2L, "iupac", FALSE, TRUE, FALSE, NaN, NaN, TRUE, 2L, "hits", Inf, TRUE)
   rm(job)
   invisible(gc())
   stopifnot(ducksassy:::ds_table_live_jobs() == 0L)
