@@ -4,8 +4,8 @@
 # by hand (run `make wrappers` after changing the entry points).
 # Never exported: the user-facing functions check their arguments in R first.
 
-ds_search <- function(texts, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits, indels, progress) {
-  .Call(wrap__ds_search, texts, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits, indels, progress)
+ds_search <- function(texts, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits, indels, progress, attrs) {
+  .Call(wrap__ds_search, texts, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits, indels, progress, attrs)
 }
 
 ds_sassy_version <- function() {

@@ -76,14 +76,28 @@ new_counts <- function(values, texts, patterns, type = c("integer", "logical"),
   if (length(values) != n_texts * n_patterns) {
     abort_internal("the count vector has the wrong length", call)
   }
-  values <- if (type == "integer") as.integer(values) else as.logical(values)
-  if (n_patterns == 1L && is.null(names(patterns))) {
-    names(values) <- names(texts)
-    return(values)
+  attrs <- count_attrs(texts, patterns)
+  if (identical(typeof(values), type) && identical(attributes(values), attrs)) {
+    return(values) # shaped by the binding
   }
-  dim(values) <- c(n_texts, n_patterns)
-  dimnames(values) <- list(names(texts), pattern_columns(patterns))
+  values <- if (type == "integer") as.integer(values) else as.logical(values)
+  attributes(values) <- attrs
   values
+}
+
+#' The attributes of counts (or contains flags) of `texts` x `patterns`:
+#' the names of `texts` for one unnamed pattern, otherwise the dimensions
+#' and dimnames of the records x patterns matrix (see `new_counts()`).
+#' @noRd
+count_attrs <- function(texts, patterns) {
+  if (length(patterns) == 1L && is.null(names(patterns))) {
+    if (is.null(names(texts))) return(NULL)
+    return(list(names = names(texts)))
+  }
+  list(
+    dim = c(length(texts), length(patterns)),
+    dimnames = list(names(texts), pattern_columns(patterns))
+  )
 }
 
 abort_internal <- function(what, call) {

@@ -383,7 +383,9 @@ sassy_count <- function(texts,
   warn_if_swapped(plan$texts, plan$patterns, "sassy_count",
     call = call, overhang = plan$overhang, k = plan$k
   )
-  values <- run_search(plan, "count", call = call)
+  # the binding sets the shape: R would duplicate the records x patterns
+  # matrix to set it here
+  values <- run_search(plan, "count", call = call, attrs = count_attrs(plan$texts, plan$patterns))
   new_counts(values, plan$texts, plan$patterns, "integer", call = call)
 }
 
@@ -412,7 +414,9 @@ sassy_contains <- function(texts,
   warn_if_swapped(plan$texts, plan$patterns, "sassy_contains",
     call = call, overhang = plan$overhang, k = plan$k
   )
-  values <- run_search(plan, "contains", call = call)
+  # the binding sets the shape: R would duplicate the records x patterns
+  # matrix to set it here
+  values <- run_search(plan, "contains", call = call, attrs = count_attrs(plan$texts, plan$patterns))
   new_counts(values, plan$texts, plan$patterns, "logical", call = call)
 }
 
@@ -422,7 +426,7 @@ sassy_contains <- function(texts,
 #' coming back is re-raised as an R condition.
 #' @noRd
 run_search <- function(plan, mode, call = rlang::caller_env(),
-                       record_offset = 0L, progress = NULL) {
+                       record_offset = 0L, progress = NULL, attrs = NULL) {
   if (is_xstringset(plan$texts)) {
     # Biostrings sets are converted and searched in chunks (bioc.R)
     return(run_xstringset(plan, mode, length(plan$patterns), function(p, offset, progress) {
@@ -433,7 +437,7 @@ run_search <- function(plan, mode, call = rlang::caller_env(),
     progress <- new_progress(search_label(plan$texts), "bytes")
     on.exit(progress_done(progress), add = TRUE)
   }
-  res <- ds_search_plan(plan, mode, max_hits_option(call = call), progress_callback(progress))
+  res <- ds_search_plan(plan, mode, max_hits_option(call = call), progress_callback(progress), attrs)
   rust_result(offset_rust_error(res, record_offset), call = call)
 }
 
@@ -444,13 +448,13 @@ search_label <- function(texts) {
 
 # The binding call for a validated plan: the one place that spells out
 # ds_search()'s positional arguments (the vector and table searches use it).
-ds_search_plan <- function(plan, mode, max_hits, progress = NULL) {
+ds_search_plan <- function(plan, mode, max_hits, progress = NULL, attrs = NULL) {
   ds_search(
     plan$texts, plan$patterns, plan$k, plan$alphabet, plan$ignore_case,
     plan$rc, plan$all_endpoints, na_as_nan(plan$overhang),
     na_as_nan(plan$max_n_frac), plan$cigar, plan$threads, mode, max_hits,
     plan_indels(plan),
-    progress
+    progress, attrs
   )
 }
 

@@ -40,9 +40,10 @@ fn ds_search(
     max_hits: f64,
     indels: bool,
     progress: Robj,
+    attrs: Robj,
 ) -> Robj {
     guard(|| match search(texts, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits, indels, &progress) {
-        Ok(r) => r,
+        Ok(r) => set_attrs(r, &attrs),
         Err(e) => {
             if matches!(e, CoreError::Interrupted | CoreError::TooManyHits { .. }) {
                 // the dropped buffers of a big search, back to the system now
@@ -51,6 +52,21 @@ fn ds_search(
             error_value(&e)
         }
     })
+}
+
+/// Set the attributes of a named list (`NULL`: none) on a fresh result, in
+/// list order (`dim` before `dimnames`). Done here because R would
+/// duplicate the result to change its attributes once R code holds it
+/// twice: a second records x patterns matrix for `sassy_count()` (issue 17).
+fn set_attrs(mut r: Robj, attrs: &Robj) -> Robj {
+    if let Some(list) = attrs.as_list() {
+        for (name, value) in list.iter() {
+            if r.set_attrib(name, value).is_err() {
+                return error_value(&CoreError::Internal(format!("could not set the attribute `{name}` of a result")));
+            }
+        }
+    }
+    r
 }
 
 /// Run an entry point's body; a panic (a bug: validation should make them
@@ -152,8 +168,34 @@ fn search(
     let ctl = Control::new();
     let mut progress = progress::Progress::new(progress);
     let mut poll = || progress.poll(|| progress::bytes_searched(&ctl));
+    if plan.mode != Mode::Hits {
+        // counts and flags are written by the workers straight into the R
+        // vector (no second copy of a records x patterns matrix)
+        let cells = ducksassy_core::engine::value_cells(&plan, texts.len())?;
+        return values_with(cells, plan.mode == Mode::Contains, |out| {
+            ducksassy_core::engine::run_values(&plan, &texts, &ctl, Some(&mut poll), out)
+        });
+    }
     let out = run(&plan, &texts, &ctl, Some(&mut poll))?;
     Ok(output_to_r(out, &plan))
+}
+
+/// An integer (or logical) R vector of `n` cells filled by `fill`, which
+/// gets them uninitialised and must write every one (R's logicals are
+/// `int`s, `NA` is `i32::MIN` in both). The vector is protected while
+/// `fill` runs (it may call R, e.g. the progress bar).
+fn values_with<E>(n: usize, logical: bool, fill: impl FnOnce(&mut [i32]) -> std::result::Result<(), E>) -> std::result::Result<Robj, E> {
+    unsafe {
+        let t = if logical { ffi::SEXPTYPE::LGLSXP } else { ffi::SEXPTYPE::INTSXP };
+        let r = Robj::from_sexp(ffi::Rf_allocVector(t, n as ffi::R_xlen_t));
+        let ptr = if logical { ffi::LOGICAL(r.get()) } else { ffi::INTEGER(r.get()) };
+        if n > 0 {
+            fill(std::slice::from_raw_parts_mut(ptr, n))?;
+        } else {
+            fill(&mut [])?;
+        }
+        Ok(r)
+    }
 }
 
 /// The validated plan of ds_search()'s arguments (also the table and file
@@ -315,15 +357,11 @@ fn strings<'b>(n: usize, bufs: &'b [HitBuffer], f: impl Fn(&'b HitBuffer, usize)
 /// Counts as an integer vector, or presence as a logical vector; `NA` is
 /// `i32::MIN` in both, as in R.
 fn values_to_r(v: &[i32], logical: bool) -> Robj {
-    unsafe {
-        let t = if logical { ffi::SEXPTYPE::LGLSXP } else { ffi::SEXPTYPE::INTSXP };
-        let r = Robj::from_sexp(ffi::Rf_allocVector(t, v.len() as ffi::R_xlen_t));
-        let dst = if logical { ffi::LOGICAL(r.get()) } else { ffi::INTEGER(r.get()) };
-        if !v.is_empty() {
-            std::ptr::copy_nonoverlapping(v.as_ptr(), dst, v.len());
-        }
-        r
-    }
+    let r: std::result::Result<Robj, ()> = values_with(v.len(), logical, |cells| {
+        cells.copy_from_slice(v);
+        Ok(())
+    });
+    r.expect("copying cannot fail")
 }
 
 /// The error as a value R turns into a classed condition.

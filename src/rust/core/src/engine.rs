@@ -21,7 +21,7 @@ use crate::validate::first_invalid_letter;
 use crate::worker::with_worker;
 use rayon::prelude::*;
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -35,6 +35,10 @@ const SMALL_WORK: u64 = 1 << 22;
 const TASKS_PER_THREAD: usize = 16;
 /// Smallest task, in text bytes x patterns, to keep scheduling overhead low.
 const MIN_TASK_WORK: u64 = 1 << 16;
+/// Most records x patterns of a count or contains task (4 MB of values):
+/// a worker holds one task's rows at a time and keeps the buffer for the
+/// next task and call (tasks of 1,000 patterns are still 1,000 records).
+const MAX_TASK_CELLS: usize = 1 << 20;
 
 /// Shared between the caller and the workers: cancellation and progress.
 /// Workers read `cancel` after every sassy call and add to `hits` as they
@@ -148,6 +152,68 @@ pub fn run(
     ctl: &Control,
     poll: Option<&mut dyn FnMut() -> bool>,
 ) -> Result<Output, CoreError> {
+    check_texts(texts)?;
+    if plan.mode != Mode::Hits {
+        // every cell is written (run_values); in test builds a poison value
+        // instead of zeros lets the oracle tests catch a cell left out,
+        // which in R's uninitialised vector would be garbage
+        let fill = if cfg!(debug_assertions) { POISON } else { 0 };
+        let mut values = vec![fill; value_cells(plan, texts.len())?];
+        run_values(plan, texts, ctl, poll, &mut values)?;
+        return Ok(Output::Values(values));
+    }
+    let tasks = plan_tasks(plan, texts);
+    let results = execute(plan, texts, &tasks, ctl, poll, None)?;
+    // the workers may have passed their last check before the cancel came
+    interrupted_wins(ctl.cancel.load(Relaxed), merge(plan, &tasks, results))
+}
+
+/// Count or contains (`plan.mode`) into `out`, the `records x patterns`
+/// matrix in column-major order (record fastest; see [`Output::Values`]),
+/// of [`value_cells`] cells, which need not be initialised: every cell is
+/// written. The caller allocates it so that the matrix is written once,
+/// where it is read: the R binding passes R's own vector. (Writing it
+/// through a separate `Vec` and copying cost a fresh 51 MB and its page
+/// faults for 100,000 records x 128 patterns, a tenth of the search; issue
+/// 17.) On an error, `out` holds partial values.
+pub fn run_values(
+    plan: &SearchPlan,
+    texts: &[Option<&[u8]>],
+    ctl: &Control,
+    poll: Option<&mut dyn FnMut() -> bool>,
+    out: &mut [i32],
+) -> Result<(), CoreError> {
+    check_texts(texts)?;
+    if plan.mode == Mode::Hits || out.len() != value_cells(plan, texts.len())? {
+        return Err(CoreError::Internal("run_values needs a count or contains plan and a records x patterns matrix".into()));
+    }
+    let tasks = plan_tasks(plan, texts);
+    let results = {
+        let matrix = Matrix::new(out, texts.len());
+        execute(plan, texts, &tasks, ctl, poll, Some(&matrix))?
+    };
+    let merged = merge_windows(plan, texts.len(), &tasks, results, out);
+    match interrupted_wins(ctl.cancel.load(Relaxed), merged.map(|()| Output::Values(Vec::new()))) {
+        Ok(_) => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// What test builds fill the matrix with before a search (see [`run`]).
+const POISON: i32 = -7;
+
+/// Cells of the `records x patterns` matrix of a count or contains search;
+/// `TooLarge` when it could not be allocated (a failed allocation would
+/// abort the process, and R with it, so callers ask here first).
+pub fn value_cells(plan: &SearchPlan, n_records: usize) -> Result<usize, CoreError> {
+    match n_records.checked_mul(plan.patterns.len()) {
+        Some(c) if Vec::<i32>::new().try_reserve_exact(c).is_ok() => Ok(c),
+        _ => Err(CoreError::TooLarge { what: format!("{} records x {} patterns", n_records, plan.patterns.len()) }),
+    }
+}
+
+/// Record count and lengths the engine's coordinates can hold.
+fn check_texts(texts: &[Option<&[u8]>]) -> Result<(), CoreError> {
     if texts.len() > u32::MAX as usize {
         return Err(CoreError::invalid("texts", None, texts.len(), "fewer than 2^32 records"));
     }
@@ -158,34 +224,76 @@ pub fn run(
             }
         }
     }
-    if plan.mode != Mode::Hits {
-        // the records x patterns result: a failed allocation would abort the
-        // process (and R with it), so probe for it first
-        let cells = texts.len().checked_mul(plan.patterns.len());
-        if cells.is_none_or(|c| Vec::<i32>::new().try_reserve_exact(c).is_err()) {
-            return Err(CoreError::TooLarge {
-                what: format!("{} records x {} patterns", texts.len(), plan.patterns.len()),
-            });
-        }
-    }
+    Ok(())
+}
+
+/// Run `tasks` on the pool, polling when the work is large enough; with a
+/// `matrix`, whole-record tasks write their values into it directly.
+fn execute(
+    plan: &SearchPlan,
+    texts: &[Option<&[u8]>],
+    tasks: &[Task],
+    ctl: &Control,
+    poll: Option<&mut dyn FnMut() -> bool>,
+    matrix: Option<&Matrix>,
+) -> Result<Vec<Result<Sink, CoreError>>, CoreError> {
     let pool = crate::pool::get(plan.threads).map_err(CoreError::Resource)?;
     let enc = encode_groups(plan);
     let lanes = crate::lanes::lane_groups(plan);
-    let tasks = plan_tasks(plan, texts);
-    let work = work_estimate(plan, &tasks);
+    let work = work_estimate(plan, tasks);
     // progress: done_bytes counts from here to this total
     ctl.done_bytes.store(0, Relaxed);
     ctl.total_bytes.store(tasks.iter().map(|t| t.bytes).sum(), Relaxed);
 
     let job = || -> Vec<Result<Sink, CoreError>> {
-        tasks.par_iter().enumerate().map(|(ti, t)| run_task(plan, &enc, &lanes, texts, t, ti, ctl)).collect()
+        tasks.par_iter().enumerate().map(|(ti, t)| run_task(plan, &enc, &lanes, texts, t, ti, ctl, matrix)).collect()
     };
-    let results = match poll {
-        Some(poll) if work > SMALL_WORK => run_polled(&pool, job, ctl, poll)?,
-        _ => catch(|| pool.install(job))?,
-    };
-    // the workers may have passed their last check before the cancel came
-    interrupted_wins(ctl.cancel.load(Relaxed), merge(plan, texts.len(), &tasks, results))
+    match poll {
+        Some(poll) if work > SMALL_WORK => run_polled(&pool, job, ctl, poll),
+        _ => catch(|| pool.install(job)),
+    }
+}
+
+/// The output matrix shared by the workers. Whole-record tasks write
+/// disjoint cells (their records x their groups' patterns); relaxed atomic
+/// stores are plain stores on x86-64 and aarch64, and make that sharing
+/// safe without a lock.
+struct Matrix<'a> {
+    cells: &'a [AtomicI32],
+    n_records: usize,
+}
+
+impl<'a> Matrix<'a> {
+    fn new(out: &'a mut [i32], n_records: usize) -> Self {
+        // SAFETY: AtomicI32 has the size and alignment of i32, and the
+        // exclusive borrow of `out` lasts as long as the matrix
+        let cells = unsafe { &*(out as *mut [i32] as *const [AtomicI32]) };
+        Matrix { cells, n_records }
+    }
+
+    /// Scatter a task's record-major rows (`v`, `n_pat` per record) into
+    /// the columns of its groups' patterns, in tiles of TILE records: a
+    /// tile's rows (TILE x n_pat values) stay in L1 while every pattern's
+    /// column takes its TILE cells, so reads and writes touch each cache
+    /// line once. Record by record the writes would jump a column (n_records
+    /// x 4 bytes) per pattern, a cache and TLB miss per cell, which made
+    /// counting 128 patterns cost 1.37x the search (issue 17).
+    fn scatter(&self, plan: &SearchPlan, task: &Task, v: &[i32]) {
+        const TILE: usize = 16;
+        let n_pat = plan.patterns.len();
+        let n_task = task.records.len();
+        let mut j0 = 0;
+        while j0 < n_task {
+            let j1 = (j0 + TILE).min(n_task);
+            for &p in task.groups.clone().flat_map(|g| plan.groups[g].patterns()) {
+                let base = p * self.n_records + task.records.start;
+                for j in j0..j1 {
+                    self.cells[base + j].store(v[j * n_pat + p], Relaxed);
+                }
+            }
+            j0 = j1;
+        }
+    }
 }
 
 /// Once the search was cancelled, the call ends interrupted, even when the
@@ -308,6 +416,7 @@ fn plan_tasks(plan: &SearchPlan, texts: &[Option<&[u8]>]) -> Vec<Task> {
     let total: u64 = (0..texts.len()).map(|i| len(i) as u64).sum();
     let target = (total * n_pat / (plan.threads * TASKS_PER_THREAD) as u64).max(MIN_TASK_WORK);
     let long = |i: usize| len(i) > plan.window + 2 * plan.window_overlap;
+    let values = plan.mode != Mode::Hits;
     let mut tasks = Vec::new();
     let mut start = 0;
     let mut bytes = 0u64;
@@ -330,7 +439,8 @@ fn plan_tasks(plan: &SearchPlan, texts: &[Option<&[u8]>]) -> Vec<Task> {
         }
         // +1 so that many empty or missing texts still form bounded tasks
         bytes += len(r) as u64 + 1;
-        if bytes * n_pat >= target {
+        let cells_full = values && (r + 1 - start) * n_pat as usize >= MAX_TASK_CELLS;
+        if bytes * n_pat >= target || cells_full {
             flush(&mut tasks, start, r + 1, bytes);
             start = r + 1;
             bytes = 0;
@@ -358,11 +468,21 @@ fn run_task(
     task: &Task,
     task_index: usize,
     ctl: &Control,
+    matrix: Option<&Matrix>,
 ) -> Result<Sink, CoreError> {
     let r = with_worker(|w| {
         let n_pat = plan.patterns.len();
+        // values of whole records go straight into the matrix, through the
+        // worker's reused rows; a window's values are combined after the run
+        let direct = matrix.filter(|_| task.window.is_none());
         let mut sink = match plan.mode {
             Mode::Hits => Sink::Hits(crate::hits::take_buffer()),
+            _ if direct.is_some() => {
+                let mut rows = std::mem::take(&mut w.task_values);
+                rows.clear();
+                rows.resize(task.records.len() * n_pat, 0);
+                Sink::Values(rows)
+            }
             _ => Sink::Values(vec![0; task.records.len() * n_pat]),
         };
         let stop = Stop::new(ctl, task_index, plan.max_hits);
@@ -434,6 +554,15 @@ fn run_task(
             recycle_sinks(vec![sink]);
             return Err(e);
         }
+        if let (Some(m), Sink::Values(rows)) = (direct, &mut sink) {
+            m.scatter(plan, task, rows);
+            w.task_values = std::mem::take(rows);
+            // a bounded task keeps this small (plan_tasks), but a worker
+            // outlives the call: do not hold on to an outsized buffer
+            if w.task_values.capacity() > MAX_TASK_CELLS {
+                w.task_values = Vec::new();
+            }
+        }
         ctl.done_bytes.fetch_add(task.bytes, Relaxed);
         Ok(sink)
     });
@@ -443,56 +572,10 @@ fn run_task(
     r
 }
 
-/// Concatenate task outputs in task order (sorting only when tasks split a
-/// record's pattern groups), or scatter values into the column-major matrix.
-fn merge(plan: &SearchPlan, n_records: usize, tasks: &[Task], results: Vec<Result<Sink, CoreError>>) -> Result<Output, CoreError> {
-    let mut sinks = Vec::with_capacity(results.len());
-    for r in results {
-        match r {
-            Ok(s) => sinks.push(s),
-            Err(e) => {
-                // return the buffers of the tasks that finished
-                recycle_sinks(sinks);
-                return Err(e);
-            }
-        }
-    }
-    let n_pat = plan.patterns.len();
-    if plan.mode != Mode::Hits {
-        // windows of one record add up (count) or combine with "or" (contains)
-        let combine = |acc: i32, v: i32| if v == NA_INT { NA_INT } else if plan.mode == Mode::Count { acc.saturating_add(v) } else { acc.max(v) };
-        let mut values = vec![0i32; n_records * n_pat];
-        // pattern by pattern, so that the writes run down one column: record
-        // by record they would jump a column (n_records x 4 bytes) per
-        // pattern, a cache and TLB miss per cell, which made counting 128
-        // patterns cost 1.37x the search (issue 17)
-        // In tiles of TILE records: a task's rows of one tile (TILE x n_pat
-        // values) stay in L1 while every pattern's column takes its TILE
-        // cells, so both the reads and the writes touch each cache line
-        // once. Column by column over the whole task read one cache line per
-        // cell (perf, 128 20-mers x 100,000 reads of 150 bases, 1 thread:
-        // the merge, inlined in `run`, took 3.9% of the samples against
-        // 26.7% for sassy's search; 1.7% tiled).
-        const TILE: usize = 16;
-        for (t, s) in tasks.iter().zip(sinks) {
-            if let Sink::Values(v) = s {
-                let n_task = t.records.len();
-                let mut j0 = 0;
-                while j0 < n_task {
-                    let j1 = (j0 + TILE).min(n_task);
-                    for &p in t.groups.clone().flat_map(|g| plan.groups[g].patterns()) {
-                        let base = p * n_records + t.records.start;
-                        for j in j0..j1 {
-                            let cell = &mut values[base + j];
-                            *cell = combine(*cell, v[j * n_pat + p]);
-                        }
-                    }
-                    j0 = j1;
-                }
-            }
-        }
-        return Ok(Output::Values(values));
-    }
+/// Concatenate hit buffers in task order (sorting only when tasks split a
+/// record's pattern groups or windows).
+fn merge(plan: &SearchPlan, tasks: &[Task], results: Vec<Result<Sink, CoreError>>) -> Result<Output, CoreError> {
+    let sinks = collect_sinks(results)?;
     let bufs: Vec<HitBuffer> = sinks.into_iter().filter_map(|s| if let Sink::Hits(b) = s { Some(b) } else { None }).collect();
     let whole_records = tasks.iter().all(|t| t.window.is_none() && t.groups.len() == plan.groups.len().max(1));
     if whole_records {
@@ -508,6 +591,48 @@ fn merge(plan: &SearchPlan, n_records: usize, tasks: &[Task], results: Vec<Resul
     let mut sorted = crate::hits::take_buffer();
     sorted.extend_ordered(&all, &order);
     Ok(Output::Hits(vec![sorted]))
+}
+
+/// The task outputs, or the first error (in task order) after returning the
+/// buffers of the tasks that finished.
+fn collect_sinks(results: Vec<Result<Sink, CoreError>>) -> Result<Vec<Sink>, CoreError> {
+    let mut sinks = Vec::with_capacity(results.len());
+    for r in results {
+        match r {
+            Ok(s) => sinks.push(s),
+            Err(e) => {
+                recycle_sinks(sinks);
+                return Err(e);
+            }
+        }
+    }
+    Ok(sinks)
+}
+
+/// Windows of one long record add up (count) or combine with "or"
+/// (contains) into the record's row of `out`; whole-record tasks wrote
+/// theirs during the run.
+fn merge_windows(plan: &SearchPlan, n_records: usize, tasks: &[Task], results: Vec<Result<Sink, CoreError>>, out: &mut [i32]) -> Result<(), CoreError> {
+    let sinks = collect_sinks(results)?;
+    let n_pat = plan.patterns.len();
+    let count = plan.mode == Mode::Count;
+    let mut cleared = usize::MAX;
+    for (t, s) in tasks.iter().zip(sinks) {
+        let (Some(_), Sink::Values(v)) = (t.window, s) else { continue };
+        let r = t.records.start;
+        // windows of a record are consecutive tasks: start its row at zero
+        if cleared != r {
+            for p in 0..n_pat {
+                out[p * n_records + r] = 0;
+            }
+            cleared = r;
+        }
+        for &p in t.groups.clone().flat_map(|g| plan.groups[g].patterns()) {
+            let cell = &mut out[p * n_records + r];
+            *cell = if count { cell.saturating_add(v[p]) } else { (*cell).max(v[p]) };
+        }
+    }
+    Ok(())
 }
 
 fn recycle_sinks(sinks: Vec<Sink>) {
