@@ -12,7 +12,9 @@
 //! ```
 //! `--patterns N` searches N random 20-mers (N >= 4 are searched with
 //! sassy's pattern tiling by default; this also times them as single
-//! patterns in text lanes). `--groups 4,16,64,256` times lane group sizes.
+//! patterns in text lanes). `--groups 4,16,64,256` times lane group sizes;
+//! `--only lanes,one_text` times only those (the ratio column is then to the
+//! first of them).
 //! Prints one line per (length, strategy): CPU seconds (min over reps), MB/s
 //! of text, and the ratio to the one-by-one engine.
 
@@ -58,6 +60,8 @@ fn main() {
     let hit_frac: f64 = args.num("hit-frac", 0.01);
     let reps: usize = args.num("reps", 3);
     let groups: Vec<usize> = args.str("groups", "").split(',').filter(|s| !s.is_empty()).map(|s| s.parse().expect("group")).collect();
+    // `--only lanes,one_text`: time just these (and one_by_one, the reference), e.g. under perf
+    let only: Vec<String> = args.str("only", "").split(',').filter(|s| !s.is_empty()).map(String::from).collect();
     let mut r = rand::rngs::StdRng::seed_from_u64(12);
     let patterns: Vec<Vec<u8>> = (0..n_pat).map(|_| random_acgt(&mut r, 20)).collect();
     let pats: Vec<&[u8]> = patterns.iter().map(|p| p.as_slice()).collect();
@@ -89,8 +93,19 @@ fn main() {
             ("lanes".into(), plan_on.clone(), false),
             ("one_text".into(), plan_off.clone(), true),
         ];
-        if plan_on.groups.iter().any(|g| matches!(g, PatternGroup::Batch(_))) {
-            strategies.push(("text_lanes_no_tiling".into(), plan_single.clone(), false));
+        // the other choice of the plan's pattern groups, on joined records:
+        // pattern tiling from 4 equal-length patterns (as without lanes), or
+        // every pattern alone (lanes.rs, JOINED_BATCH_MIN_PATTERNS)
+        let batched = |p: &SearchPlan| p.groups.iter().any(|g| matches!(g, PatternGroup::Batch(_)));
+        if batched(&plan_off) && plan_off.groups.len() != plan_on.groups.len() {
+            let mut tiled = plan_on.clone();
+            tiled.groups = plan_off.groups.clone();
+            strategies.push(("lanes_tiling".into(), tiled, false));
+        }
+        if batched(&plan_on) {
+            strategies.push(("lanes_no_tiling".into(), plan_single.clone(), false));
+        }
+        if batched(&plan_off) {
             let mut off_single = plan_off.clone();
             off_single.groups = plan_single.groups.clone();
             strategies.push(("one_by_one_no_tiling".into(), off_single, false));
@@ -99,6 +114,9 @@ fn main() {
             let mut p = plan_on.clone();
             p.lane_group = g;
             strategies.push((format!("lanes_group_{g}"), p, false));
+        }
+        if !only.is_empty() {
+            strategies.retain(|(name, _, _)| only.iter().any(|o| o == name));
         }
         let mut best = vec![f64::INFINITY; strategies.len()];
         let mut vals = vec![0u64; strategies.len()];

@@ -501,18 +501,24 @@ fn run_task(
                     }
                     continue;
                 };
+                let in_lanes = lanes_here && crate::lanes::lane_record(plan, text);
+                if in_lanes && !others {
+                    // checked a chunk at a time where they are joined (lanes.rs)
+                    lane_recs.push(rec as u32);
+                    continue;
+                }
                 // a window task checks only its own range; together they cover the record
                 let checked = task.window.map_or(text, |(from, to)| &text[from..to]);
                 if let Some((position, letter)) = first_invalid_letter(plan.alphabet, checked) {
+                    // the first bad record in order: an earlier one may wait in lanes
+                    if let Some(e) = crate::lanes::first_invalid(plan, texts, &lane_recs) {
+                        return Err(e);
+                    }
                     let position = position + task.window.map_or(0, |(from, _)| from);
                     return Err(CoreError::InvalidLetter { arg: "texts", index: rec, position, letter, alphabet: plan.alphabet.name() });
                 }
-                let in_lanes = lanes_here && crate::lanes::lane_record(plan, text);
                 let skip: &[bool] = if in_lanes {
                     lane_recs.push(rec as u32);
-                    if !others {
-                        continue;
-                    }
                     lanes
                 } else {
                     &[]
@@ -534,9 +540,7 @@ fn run_task(
                 }
             }
             if !lane_recs.is_empty() {
-                // similar lengths side by side: a scan runs to its longest record
-                lane_recs.sort_by_key(|&r| texts[r as usize].map_or(0, |t| t.len()));
-                crate::lanes::search(plan, lanes, task.groups.clone(), texts, &lane_recs, task.records.start, w, &mut sink, &stop)?;
+                crate::lanes::search(plan, enc, lanes, task.groups.clone(), texts, &lane_recs, task.records.start, w, &mut sink, &stop)?;
                 if let Sink::Hits(out) = &mut sink {
                     if !out.is_sorted() {
                         out.sort_order(&mut w.order);

@@ -1,34 +1,66 @@
-//! Short records in sassy's text lanes.
+//! Short records searched as one joined text.
 //!
 //! sassy's `Searcher::search` splits one text into as many chunks as its SIMD
-//! vector has lanes (4 with AVX2), each with an overlap of `m + k` letters: a
-//! 150-letter read is then mostly overlap and per-call setup, and costs about
-//! eight times as much per letter as a genome. `Searcher::search_texts` puts
-//! one record in each lane instead (the lanes of one scan run to the longest
-//! record of the four, so records are sorted by length first). The engine
-//! sends the whole records of a task that are at most [`LANE_MAX_LEN`]
-//! letters long here, for every pattern group [`lane_groups`] allows, and
-//! searches the other groups (and longer records, and windows) one record at
-//! a time as before; the hits are mapped back to their records and sorted
-//! into the same order, so that the result is that of the one-by-one search.
+//! vector has lanes (4 with AVX2, 8 with AVX-512), each with an overlap of
+//! `m + k` letters: a 150-letter read is then mostly overlap and per-call
+//! setup, and costs several times as much per letter as a genome. The
+//! engine therefore joins the whole records of a task that are at most
+//! [`LANE_MAX_LEN`] letters long, [`LANE_GROUP`] at a time, into one text,
+//! each record followed by `k + 1` separator letters that match no pattern
+//! letter, searches that text (and its reverse, for the other strand) with
+//! one sassy call per pattern, and maps the hits back to their records.
+//! The other groups, longer records and windows are searched one record at
+//! a time as before; the task's hits are sorted into the same order, so the
+//! result is that of the one-by-one search.
 //!
-//! Where lanes are not used, and why (each checked by tests/lanes.rs):
-//! - `all_endpoints`: sassy 0.3.0's `search_texts` reports rightmost local
-//!   minima only (it has no all-endpoints variant).
-//! - pattern groups searched with sassy's pattern tiling (`PatternGroup::Batch`,
-//!   several equal-length patterns at once): pattern lanes already fill the
-//!   SIMD vector, see [`LANE_MAX_LEN`] for the comparison.
+//! Why the joined search gives exactly the one-by-one result:
+//! - No alignment of cost <= k spans two records: it would have to cover
+//!   the `k + 1` separators between them, each at cost 1 (a substitution or
+//!   an insertion, since a separator matches nothing).
+//! - A record's DP column starts as on a fresh text: entering a record, the
+//!   cost of any prefix of i <= k + 1 pattern letters is i on both, and
+//!   costs above k differ only above k, which decides no hit (a reported
+//!   end has cost <= k, and so has every cell of its traceback).
+//! - Two places where the neighbourhood does matter are detected and the
+//!   record searched on its own instead (rare: a hit must touch the
+//!   record's end): an end in the separators after a record (sassy reports
+//!   the rightmost end of a run of equal costs, and the cost can stay level
+//!   for up to k letters into the separators, where the one-by-one search
+//!   reports the record's last letter), and, traced, a start in the
+//!   separators before a record (an equal-cost traceback that substitutes
+//!   separators instead of deleting pattern letters). On the reverse
+//!   strand the same two cases, on the reversed text.
+//! - DNA uses sassy's IUPAC profile here (see [`joined_kind`]).
+//! - Groups of equal-length patterns (`PatternGroup::Batch`) are searched
+//!   with sassy's pattern tiling on the joined text, by the same rules; the
+//!   plan forms them from [`JOINED_BATCH_MIN_PATTERNS`] patterns on.
+//! tests/lanes.rs checks the equality for every alphabet and option with
+//! hits planted at record ends, against the one-by-one search and the
+//! brute-force oracle.
+//!
+//! Why not sassy's own `Searcher::search_texts` (one record per SIMD lane,
+//! tried first): it still pays sassy's per-call setup (pattern encoding,
+//! buffers) for every 4 or 8 records and runs each scan to the longest
+//! record of its lanes (see [`LANE_MAX_LEN`] for the numbers).
+//!
+//! The alphabet check of joined records is one pass over the joined text
+//! (`validate::all_valid`) instead of a call per record; on an error the
+//! records are checked one by one for the first bad letter in order.
+//!
+//! Where the joined search is not used, and why (each checked by
+//! tests/lanes.rs):
+//! - `all_endpoints`: every end of cost <= k is reported, including those
+//!   in separators, and those records would all be searched again.
 //! - CRISPR plans (a per-hit PAM check, `crispr.rs`) and patterns traced in
 //!   steps (`stepwise.rs`): they need their own per-record loops.
-//! - `overhang`: sassy caps the overhang at a text's right end; the
-//!   per-record path works around it (`overhang.rs`, a first pass at a larger
-//!   `k`), which `search_texts` cannot do per lane.
+//! - `overhang`: a pattern may hang over a record's ends, which in the
+//!   joined text are separators (and sassy caps the overhang at a text's
+//!   right end; the per-record path works around it, `overhang.rs`).
 //! - `indels = false` (Hamming hits, `hamming.rs`): candidates come from an
-//!   all-endpoints search, which lanes lack.
-//! - empty texts: nothing to scan; the one-by-one search handles them (a
-//!   pattern may still hang over both ends with overhang).
+//!   all-endpoints search.
+//! - empty texts: nothing to scan; the one-by-one search handles them.
 //!
-//! The switch: `DUCKSASSY_LANES=off` in the environment turns lanes off for
+//! The switch: `DUCKSASSY_LANES=off` in the environment turns this off for
 //! every plan built while it is set (read once per plan, in
 //! `SearchPlan::new`): for testing that both paths agree and for benchmarks.
 
@@ -36,43 +68,43 @@ use crate::engine::Stop;
 use crate::error::CoreError;
 use crate::options::{Mode, PatternGroup, SearchPlan};
 use crate::profile::ProfileKind;
-use crate::sink::Sink;
+use crate::sink::{Encoded, Sink, Window};
 use crate::worker::Worker;
+use sassy::Match;
 
-/// Whole records of at most this many letters go to text lanes.
+/// Whole records of at most this many letters are joined.
 ///
-/// Measured on the shared development machine (AVX-512, 8 lanes), CPU time
-/// side by side in one process, one thread, random ACGT reads, one 20-mer,
-/// k = 2, both strands, min of 2-3 reps. `sassy_count()` from R, 40 MB of
-/// reads per length, lanes vs `DUCKSASSY_LANES=off`: 2.29x faster at 150
-/// bases (0.18 vs 0.42 s; one pasted text 0.05 s), 2.42x at 256 (0.13 vs
-/// 0.32 s); `sassy_search()` 2.28x and 2.93x. examples/lanes.rs (count,
-/// 30 MB): lanes take 0.70 of one-by-one at 1,000 bases, 0.88 at 2,000 and
-/// 1.00 at 5,000 (10 ms timer: the last two are within noise). Lanes win
-/// clearly up to about a kilobase; beyond, sassy's own single-text search
-/// fills its lanes from one record and the gain is gone, and a scan of
-/// records of different lengths wastes more (the sassy-only
-/// measurement: slower than the loop at 1,000 bases when half the reads
-/// hit). The bound does not depend on the thread count.
-///
-/// Many patterns (examples/lanes.rs, 150- and 1,000-base reads, count):
-/// equal-length patterns from `BATCH_MIN_PATTERNS` (4) on use sassy's
-/// pattern tiling (`PatternGroup::Batch`), which stays: at 8 patterns it
-/// takes 0.09 s against 0.13 s for the same patterns one at a time in text
-/// lanes (both far ahead of one record and pattern at a time, 0.76 s); at 6
-/// they are even (0.11 vs 0.14 s at 150 bases, 0.09 vs 0.07 s at 1,000);
-/// at 4, text lanes were faster (0.07 vs 0.11 s). So the plan keeps pattern
-/// tiling for groups of 4 or more, and single patterns (and groups below 4)
-/// go to text lanes; lowering the tiling threshold for 4-7 patterns is
-/// left for a quieter measurement.
-pub const LANE_MAX_LEN: usize = 1024;
+/// Measured with examples/lanes.rs on the development machine (AVX-512
+/// build, one thread, count, one random 20-mer, k = 2, both strands, 80 MB
+/// of random ACGT reads per length, 1% carrying the pattern; CPU seconds,
+/// min of 3-5 reps, 10 ms timer), joined records / one record at a time /
+/// the same reads as one text: 50 bases 0.14 / 1.75 / 0.08 s; 150: 0.10 /
+/// 0.62 / 0.07; 300: 0.09 / 0.34 / 0.08; 1,000: 0.09 / 0.15 / 0.08; 2,000:
+/// 0.09 / 0.11 / 0.07; 5,000: 0.10 / 0.09 / 0.08. Joining wins clearly up to
+/// a few kilobases; beyond, sassy's single-text search fills its SIMD lanes
+/// from one record and the copy into the joined text is pure cost. The
+/// bound does not depend on the thread count. (sassy's `search_texts`, one
+/// record per lane, tried first: 0.15 s at 150 bases, 2.1 times one text;
+/// the joined text is 1.4 times.)
+pub const LANE_MAX_LEN: usize = 2048;
 
-/// Most records per `search_texts` call: the stop flag is checked between
-/// calls, and the hits of one call are held at once (the hit-limit bound of
-/// tests/stop.rs). 256 records of up to [`LANE_MAX_LEN`] letters are well
-/// under a millisecond per pattern; sassy loops over them 8 (or 4) at a
-/// time, so larger groups gain nothing but our own per-group setup (one
-/// `Vec` of slices, the reversed texts), which 256 records amortise.
+/// Fewest equal-length patterns searched together with sassy's pattern
+/// tiling when records are joined (otherwise `options::BATCH_MIN_PATTERNS`,
+/// 4, where tiling amortises the per-record calls). On a joined text each
+/// pattern alone is faster up to about a dozen patterns (examples/lanes.rs
+/// as above, 10 MB of 150-base reads, count, each pattern alone / tiling:
+/// 4 patterns 0.05 / 0.15 s; 8: 0.10 / 0.16; 12: 0.12 / 0.14; 16: 0.19 /
+/// 0.16; 24: 0.24 / 0.14; 32: 0.29 / 0.14; 1,000-base reads alike). From
+/// 16 patterns on, tiling a joined text is as fast as tiling each record
+/// (0.14-0.16 s either way), so groups that large stay tiled.
+pub const JOINED_BATCH_MIN_PATTERNS: usize = 14;
+
+/// Most records joined into one text: the stop flag is checked between
+/// texts, and the hits of one text are held at once (the hit-limit bound
+/// of tests/stop.rs). The size hardly matters for speed (64, 256, 1,024,
+/// 4,096 and 16,384 records of 150 bases: 0.11-0.13 s, within the timer's
+/// noise): sassy splits a text of 256 reads (38 kB) into its SIMD lanes
+/// with an overlap of m + k letters each.
 pub const LANE_GROUP: usize = 256;
 
 /// Whether the environment allows text lanes (`DUCKSASSY_LANES` unset or
@@ -98,6 +130,9 @@ pub fn lane_groups(plan: &SearchPlan) -> Vec<bool> {
             PatternGroup::Single(pi) if !off => {
                 crate::stepwise::trace_blocks(plan.patterns[*pi].len(), plan.k) < plan.step_trace_blocks
             }
+            // pattern tiling on the joined text: sassy's pattern lanes over
+            // one long text instead of a call per record
+            PatternGroup::Batch(_) => !off,
             _ => false,
         })
         .collect()
@@ -108,13 +143,14 @@ pub fn lane_record(plan: &SearchPlan, text: &[u8]) -> bool {
     !text.is_empty() && text.len() <= plan.lane_max_len
 }
 
-/// Search the records `recs` (indices into `texts`, all present, sorted by
-/// length) for the groups in `groups` that `lanes` marks, into `sink`, whose
-/// rows (values) or record numbers (hits) start at record `first`. Hits are
-/// appended unsorted; the caller sorts the task's buffer.
+/// Search the records `recs` (indices into `texts`, all present) for the
+/// groups in `groups` that `lanes` marks, into `sink`, whose rows (values)
+/// or record numbers (hits) start at record `first`. Hits are appended
+/// unsorted; the caller sorts the task's buffer.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn search(
     plan: &SearchPlan,
+    enc: &Encoded,
     lanes: &[bool],
     groups: std::ops::Range<usize>,
     texts: &[Option<&[u8]>],
@@ -124,23 +160,62 @@ pub(crate) fn search(
     sink: &mut Sink,
     stop: &Stop,
 ) -> Result<(), CoreError> {
-    let mut fwd_buf = std::mem::take(&mut w.lane_fwd);
-    let mut rev_buf = std::mem::take(&mut w.lane_rev);
+    let mut joined = Joined {
+        fwd: std::mem::take(&mut w.lane_fwd),
+        rev: std::mem::take(&mut w.lane_rev),
+        starts: std::mem::take(&mut w.lane_starts),
+        redo: std::mem::take(&mut w.lane_redo),
+    };
     let mut r = Ok(());
     for chunk in recs.chunks(plan.lane_group.max(1)) {
-        r = search_chunk(plan, lanes, groups.clone(), texts, chunk, first, w, sink, stop, &mut fwd_buf, &mut rev_buf);
+        r = search_chunk(plan, enc, lanes, groups.clone(), texts, chunk, first, w, sink, stop, &mut joined);
         if r.is_err() {
             break;
         }
     }
-    w.lane_fwd = fwd_buf;
-    w.lane_rev = rev_buf;
+    w.lane_fwd = joined.fwd;
+    w.lane_rev = joined.rev;
+    w.lane_starts = joined.starts;
+    w.lane_redo = joined.redo;
     r
+}
+
+/// One chunk of records joined into one text (and its reverse), with the
+/// start of each record in it; `redo`: the chunk indices of records whose
+/// hits of the current pattern must come from the one-by-one search.
+struct Joined {
+    fwd: Vec<u8>,
+    rev: Vec<u8>,
+    starts: Vec<usize>,
+    redo: Vec<usize>,
+}
+
+/// The profile of the joined search: IUPAC for DNA too (the DNA profile
+/// packs letters in two bits and has no letter that matches nothing; on
+/// ACGT texts and patterns the two profiles are the same relation, as the
+/// batched search already relies on, see `profile.rs`).
+fn joined_kind(plan: &SearchPlan) -> ProfileKind {
+    match ProfileKind::of(plan) {
+        ProfileKind::Dna => ProfileKind::Iupac,
+        k => k,
+    }
+}
+
+/// The separator letter: one that matches no pattern letter. IUPAC `X`
+/// encodes to the empty base set in sassy (it matches nothing, `N`
+/// included); no R string holds a NUL byte, so 0 matches no ASCII pattern
+/// letter.
+fn separator(kind: ProfileKind) -> u8 {
+    match kind {
+        ProfileKind::Ascii => 0,
+        _ => b'X',
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
 fn search_chunk(
     plan: &SearchPlan,
+    enc: &Encoded,
     lanes: &[bool],
     groups: std::ops::Range<usize>,
     texts: &[Option<&[u8]>],
@@ -149,110 +224,223 @@ fn search_chunk(
     w: &mut Worker,
     sink: &mut Sink,
     stop: &Stop,
-    fwd_buf: &mut Vec<u8>,
-    rev_buf: &mut Vec<u8>,
+    j: &mut Joined,
 ) -> Result<(), CoreError> {
     let text = |r: u32| texts[r as usize].expect("lane records are present");
-    let fold = plan.fold_case();
-    fwd_buf.clear();
-    rev_buf.clear();
-    for &r in chunk {
-        if fold {
-            fwd_buf.extend(text(r).iter().map(u8::to_ascii_lowercase));
-        }
-        if plan.rc {
-            rev_buf.extend(text(r).iter().rev());
-        }
+    let sep = separator(joined_kind(plan));
+    join(plan, chunk, &text, sep, j);
+    // the alphabet check of the chunk's records, in one pass over the joined
+    // text (a call per 150-letter read cost as much as the join); records
+    // that the one-by-one search also sees were checked there
+    let n_sep = chunk.len() * (plan.k + 1);
+    if !others_checked(lanes, &groups) && !crate::validate::all_valid(plan.alphabet, &j.fwd, sep, n_sep) {
+        return Err(first_invalid(plan, texts, chunk).expect("a letter failed the check"));
     }
-    // the slices of this chunk: in the caller's texts, or in the buffers
-    let mut fwd: Vec<&[u8]> = Vec::with_capacity(chunk.len());
-    let mut rev: Vec<&[u8]> = Vec::with_capacity(if plan.rc { chunk.len() } else { 0 });
-    let mut at = 0;
-    for &r in chunk {
-        let n = text(r).len();
-        fwd.push(if fold { &fwd_buf[at..at + n] } else { text(r) });
-        if plan.rc {
-            rev.push(&rev_buf[at..at + n]);
-        }
-        at += n;
-    }
-    let kind = ProfileKind::of(plan);
     let n_pat = plan.patterns.len();
-    let contains = plan.mode == Mode::Contains;
-    // contains: which chunk records the reverse strand still has to search
-    let mut todo: Vec<usize> = Vec::new();
-    let mut todo_rev: Vec<&[u8]> = Vec::new();
     for gi in groups {
         if !lanes[gi] {
             continue;
         }
-        let pi = plan.groups[gi].patterns()[0];
-        stop.check()?;
-        let s = w.searcher(kind, plan.overhang);
-        s.configure(plan.needs_trace(), plan.max_n_frac);
-        let ms = s.search_texts(&plan.patterns[pi], &fwd, plan.k);
+        let (fwd, rev, traced) = group_matches(plan, enc, gi, w, j, stop)?;
+        // records with a hit that reaches a separator: from the one-by-one
+        // search instead (see the module notes)
+        j.redo.clear();
+        for m in &fwd {
+            if let Err(i) = place(&j.starts, chunk, &text, m, traced) {
+                j.redo.push(i);
+            }
+        }
+        for m in &rev {
+            if let Err(i) = place_rev(&j.starts, chunk, &text, j.fwd.len(), m, traced) {
+                j.redo.push(i);
+            }
+        }
+        j.redo.sort_unstable();
+        j.redo.dedup();
+        let redo = |i: usize| j.redo.binary_search(&i).is_ok();
+        let group = plan.groups[gi].patterns();
         match sink {
             Sink::Hits(out) => {
-                for m in &ms {
-                    out.push_match(chunk[m.text_idx], pi as u32, m.text_start, m.text_end, m, false, plan.cigar);
+                let before = out.len();
+                for (ms, minus) in [(&fwd, false), (&rev, true)] {
+                    for m in ms {
+                        let placed = if minus { place_rev(&j.starts, chunk, &text, j.fwd.len(), m, traced) } else { place(&j.starts, chunk, &text, m, traced) };
+                        if let Ok((i, start, end)) = placed {
+                            if !redo(i) {
+                                out.push_match(chunk[i], m.pattern_idx as u32, start, end, m, minus, plan.cigar);
+                            }
+                        }
+                    }
                 }
-                stop.add_hits(ms.len())?;
+                stop.add_hits(out.len() - before)?;
+                for &i in &j.redo {
+                    let r = chunk[i];
+                    let t = text(r);
+                    crate::sink::record_hits(plan, enc, gi..gi + 1, &[], r, t, &Window::whole(t.len()), w, out, stop)?;
+                }
             }
             Sink::Values(v) => {
-                for m in &ms {
-                    v[(chunk[m.text_idx] as usize - first) * n_pat + pi] += 1;
+                for (ms, minus) in [(&fwd, false), (&rev, true)] {
+                    for m in ms {
+                        let placed = if minus { place_rev(&j.starts, chunk, &text, j.fwd.len(), m, traced) } else { place(&j.starts, chunk, &text, m, traced) };
+                        if let Ok((i, ..)) = placed {
+                            if !redo(i) {
+                                v[(chunk[i] as usize - first) * n_pat + m.pattern_idx] += 1;
+                            }
+                        }
+                    }
+                }
+                let mut row = vec![0i32; if j.redo.is_empty() { 0 } else { n_pat }];
+                for &i in &j.redo {
+                    let r = chunk[i];
+                    let t = text(r);
+                    let win = Window::whole(t.len());
+                    if plan.mode == Mode::Contains {
+                        crate::sink::record_contains(plan, enc, gi..gi + 1, &[], t, &win, w, &mut row, stop)?;
+                    } else {
+                        crate::sink::record_counts(plan, enc, gi..gi + 1, &[], t, &win, w, &mut row, stop)?;
+                    }
+                    for &p in group {
+                        v[(r as usize - first) * n_pat + p] = row[p];
+                    }
+                }
+                if plan.mode == Mode::Contains {
+                    for &r in chunk {
+                        for &p in group {
+                            let c = &mut v[(r as usize - first) * n_pat + p];
+                            *c = (*c > 0) as i32;
+                        }
+                    }
                 }
             }
         }
-        if !plan.rc {
-            finish_contains(sink, chunk, first, n_pat, pi, contains);
-            continue;
-        }
-        stop.check()?;
-        let cell = |v: &Vec<i32>, i: usize| v[(chunk[i] as usize - first) * n_pat + pi];
-        let (rev_texts, map): (&[&[u8]], Option<&[usize]>) = match sink {
-            Sink::Values(v) if contains => {
-                todo.clear();
-                todo.extend((0..chunk.len()).filter(|&i| cell(v, i) == 0));
-                todo_rev.clear();
-                todo_rev.extend(todo.iter().map(|&i| rev[i]));
-                (&todo_rev, Some(&todo))
-            }
-            _ => (&rev, None),
-        };
-        if rev_texts.is_empty() {
-            finish_contains(sink, chunk, first, n_pat, pi, contains);
-            continue;
-        }
-        let s = w.searcher(kind, plan.overhang);
-        let ms = s.search_texts(&plan.complements[pi], rev_texts, plan.k);
-        let idx = |m: &sassy::Match| map.map_or(m.text_idx, |t| t[m.text_idx]);
-        match sink {
-            Sink::Hits(out) => {
-                for m in &ms {
-                    let r = chunk[idx(m)];
-                    let n = text(r).len();
-                    out.push_match(r, pi as u32, n - m.text_end, n - m.text_start, m, true, plan.cigar);
-                }
-                stop.add_hits(ms.len())?;
-            }
-            Sink::Values(v) => {
-                for m in &ms {
-                    v[(chunk[idx(m)] as usize - first) * n_pat + pi] += 1;
-                }
-            }
-        }
-        finish_contains(sink, chunk, first, n_pat, pi, contains);
     }
     Ok(())
 }
 
-/// Contains: the hit counts of pattern `pi` become 0/1.
-fn finish_contains(sink: &mut Sink, chunk: &[u32], first: usize, n_pat: usize, pi: usize, contains: bool) {
-    if let (Sink::Values(v), true) = (sink, contains) {
-        for &r in chunk {
-            let c = &mut v[(r as usize - first) * n_pat + pi];
-            *c = (*c > 0) as i32;
+/// Whether the engine checked these records' letters itself: it does when
+/// some of the task's groups are searched one record at a time.
+fn others_checked(lanes: &[bool], groups: &std::ops::Range<usize>) -> bool {
+    groups.clone().any(|g| !lanes[g])
+}
+
+/// The letter error of the first record of `recs` (in their order) with a
+/// letter outside the plan's alphabet.
+pub(crate) fn first_invalid(plan: &SearchPlan, texts: &[Option<&[u8]>], recs: &[u32]) -> Option<CoreError> {
+    recs.iter().find_map(|&r| {
+        let (position, letter) = crate::validate::first_invalid_letter(plan.alphabet, texts[r as usize]?)?;
+        Some(CoreError::InvalidLetter { arg: "texts", index: r as usize, position, letter, alphabet: plan.alphabet.name() })
+    })
+}
+
+/// The matches of pattern group `gi` in the joined text and in its reverse
+/// (complemented patterns; empty without `rc`), `pattern_idx` set to the
+/// plan's pattern index, and whether they were traced (their starts known).
+fn group_matches(plan: &SearchPlan, enc: &Encoded, gi: usize, w: &mut Worker, j: &Joined, stop: &Stop) -> Result<(Vec<Match>, Vec<Match>, bool), CoreError> {
+    stop.check()?;
+    match &plan.groups[gi] {
+        PatternGroup::Single(pi) => {
+            let traced = plan.needs_trace();
+            let s = w.searcher(joined_kind(plan), None);
+            s.configure(traced, plan.max_n_frac);
+            let mut fwd = s.search(&plan.patterns[*pi], &j.fwd, plan.k, false);
+            let mut rev = Vec::new();
+            if plan.rc {
+                stop.check()?;
+                rev = s.search(&plan.complements[*pi], &j.rev, plan.k, false);
+            }
+            fwd.iter_mut().chain(rev.iter_mut()).for_each(|m| m.pattern_idx = *pi);
+            Ok((fwd, rev, traced))
+        }
+        PatternGroup::Batch(idx) => {
+            // sassy's pattern tiling, which always traces (sink.rs)
+            let Some((f, c)) = &enc[gi] else { unreachable!("batched group without encoding") };
+            let s = w.searcher(ProfileKind::Iupac, None);
+            s.configure(true, plan.max_n_frac);
+            let relabel = |ms: &[Match]| -> Vec<Match> {
+                ms.iter().map(|m| Match { pattern_idx: idx[m.pattern_idx], ..m.clone() }).collect()
+            };
+            let fwd = relabel(s.search_encoded(f, &j.fwd, plan.k, false));
+            let mut rev = Vec::new();
+            if let Some(c) = c {
+                stop.check()?;
+                rev = relabel(s.search_encoded(c, &j.rev, plan.k, false));
+            }
+            Ok((fwd, rev, true))
         }
     }
+}
+
+/// Join the chunk's records into `j.fwd`, each followed by `k + 1`
+/// separators (lower-cased for ASCII with `ignore_case`), and `j.rev`, its
+/// reverse when both strands are searched.
+fn join<'t>(plan: &SearchPlan, chunk: &[u32], text: &impl Fn(u32) -> &'t [u8], sep: u8, j: &mut Joined) {
+    j.fwd.clear();
+    j.starts.clear();
+    let gap = plan.k + 1;
+    for &r in chunk {
+        j.starts.push(j.fwd.len());
+        let t = text(r);
+        if plan.fold_case() {
+            j.fwd.extend(t.iter().map(u8::to_ascii_lowercase));
+        } else {
+            j.fwd.extend_from_slice(t);
+        }
+        j.fwd.resize(j.fwd.len() + gap, sep);
+    }
+    j.rev.clear();
+    if plan.rc {
+        j.rev.extend_from_slice(&j.fwd);
+        j.rev.reverse();
+    }
+}
+
+/// The record (chunk index) of a forward match in the joined text and its
+/// start and end in that record; `Err(index)` when the match reaches into a
+/// separator (an end after the record, or, traced, a start before it).
+/// Untraced, the start is not known and not checked (it is 0).
+fn place<'t>(starts: &[usize], chunk: &[u32], text: &impl Fn(u32) -> &'t [u8], m: &Match, traced: bool) -> Result<(usize, usize, usize), usize> {
+    // the record whose start is the last one before the match's last letter
+    let i = starts.partition_point(|&s| s < m.text_end) - 1;
+    let (s, n) = (starts[i], text(chunk[i]).len());
+    if m.text_end > s + n || (traced && m.text_start < s) {
+        return Err(i);
+    }
+    let start = if traced { m.text_start - s } else { 0 };
+    Ok((i, start, m.text_end - s))
+}
+
+/// [`place`] for a match of the complemented pattern in the reversed joined
+/// text (`total` letters): the record is found in forward coordinates,
+/// where the match's end on the reversed text is a start; returns the
+/// match's start and end on the record's forward strand.
+fn place_rev<'t>(
+    starts: &[usize],
+    chunk: &[u32],
+    text: &impl Fn(u32) -> &'t [u8],
+    total: usize,
+    m: &Match,
+    traced: bool,
+) -> Result<(usize, usize, usize), usize> {
+    // forward letters [total - end, total - start): the match's last letter
+    // on the reversed text is its first forward letter
+    let fwd_first = total - m.text_end;
+    let i = starts.partition_point(|&s| s <= fwd_first) - 1;
+    let (s, n) = (starts[i], text(chunk[i]).len());
+    if fwd_first >= s + n {
+        // in the separators after record i, which on the reversed text
+        // follow record i + 1
+        return Err((i + 1).min(chunk.len() - 1));
+    }
+    let start = fwd_first - s;
+    let end = if traced {
+        let fwd_end = total - m.text_start;
+        if fwd_end > s + n {
+            return Err(i);
+        }
+        fwd_end - s
+    } else {
+        0
+    };
+    Ok((i, start, end))
 }

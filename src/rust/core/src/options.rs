@@ -300,7 +300,10 @@ impl SearchPlan {
             Vec::new()
         };
         // Hamming searches take each pattern alone (hamming.rs)
-        let groups = group_patterns(&normalized, alphabet, opts.overhang.is_some() || !opts.indels);
+        let text_lanes = opts.text_lanes.unwrap_or_else(crate::lanes::enabled_by_env);
+        let joined = text_lanes && !opts.all_endpoints && opts.overhang.is_none() && opts.indels;
+        let min_batch = if joined { crate::lanes::JOINED_BATCH_MIN_PATTERNS } else { BATCH_MIN_PATTERNS };
+        let groups = group_patterns(&normalized, alphabet, opts.overhang.is_some() || !opts.indels, min_batch);
         Ok(SearchPlan {
             k,
             alphabet,
@@ -321,7 +324,7 @@ impl SearchPlan {
             groups,
             step_trace_blocks: crate::stepwise::STEP_TRACE_BLOCKS,
             crispr: None,
-            lane_max_len: if opts.text_lanes.unwrap_or_else(crate::lanes::enabled_by_env) { crate::lanes::LANE_MAX_LEN } else { 0 },
+            lane_max_len: if text_lanes { crate::lanes::LANE_MAX_LEN } else { 0 },
             lane_group: crate::lanes::LANE_GROUP,
         })
     }
@@ -388,7 +391,9 @@ pub fn complement_base(c: u8) -> u8 {
 /// one search per pattern). With overhang, sassy 0.3.0's batched search
 /// reports other end positions than its one-by-one search (our equivalence
 /// test), so it is off.
-fn group_patterns(patterns: &[Vec<u8>], alphabet: Alphabet, overhang: bool) -> Vec<PatternGroup> {
+/// `min_batch`: the fewest equal-length patterns batched (see
+/// [`BATCH_MIN_PATTERNS`] and, where records are joined, `lanes.rs`).
+fn group_patterns(patterns: &[Vec<u8>], alphabet: Alphabet, overhang: bool, min_batch: usize) -> Vec<PatternGroup> {
     let batchable = alphabet.is_nucleotide() && !overhang;
     let mut by_len: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
     if batchable {
@@ -401,7 +406,7 @@ fn group_patterns(patterns: &[Vec<u8>], alphabet: Alphabet, overhang: bool) -> V
     let mut in_batch = vec![false; patterns.len()];
     let mut groups = Vec::new();
     for idx in by_len.into_values() {
-        if idx.len() >= BATCH_MIN_PATTERNS {
+        if idx.len() >= min_batch {
             for &i in &idx {
                 in_batch[i] = true;
             }
@@ -446,10 +451,21 @@ mod tests {
 
     #[test]
     fn groups_equal_length_patterns() {
-        let p = plan(SearchOptions::default(), &["ACGT", "CCGT", "GGGT", "TTTT", "ACGTA"]).unwrap();
+        // without joined records (lanes.rs), from BATCH_MIN_PATTERNS on
+        let no_lanes = SearchOptions { text_lanes: Some(false), ..Default::default() };
+        let p = plan(no_lanes.clone(), &["ACGT", "CCGT", "GGGT", "TTTT", "ACGTA"]).unwrap();
         assert_eq!(p.groups.len(), 2);
         assert!(matches!(&p.groups[0], PatternGroup::Batch(v) if v == &vec![0, 1, 2, 3]));
         assert!(matches!(p.groups[1], PatternGroup::Single(4)));
+        // with them, from JOINED_BATCH_MIN_PATTERNS on; all-endpoints
+        // searches are not joined
+        let lanes = SearchOptions { text_lanes: Some(true), ..Default::default() };
+        let four = ["ACGT", "CCGT", "GGGT", "TTTT"];
+        assert!(plan(lanes.clone(), &four).unwrap().groups.iter().all(|g| matches!(g, PatternGroup::Single(_))));
+        assert_eq!(plan(SearchOptions { all_endpoints: true, ..lanes.clone() }, &four).unwrap().groups.len(), 1);
+        let many: Vec<String> = (0..crate::lanes::JOINED_BATCH_MIN_PATTERNS).map(|i| format!("{:06b}", i).replace('0', "A").replace('1', "C")).collect();
+        let refs: Vec<&str> = many.iter().map(|s| s.as_str()).collect();
+        assert!(matches!(&plan(lanes, &refs).unwrap().groups[..], [PatternGroup::Batch(v)] if v.len() == refs.len()));
         let c = plan(SearchOptions { overhang: Some(0.5), ..Default::default() }, &["ACGT", "CCGT", "GGGT", "TTTT"]).unwrap();
         assert!(c.groups.iter().all(|g| matches!(g, PatternGroup::Single(_))));
     }

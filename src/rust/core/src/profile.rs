@@ -76,13 +76,6 @@ impl AnySearcher {
         each!(self, s => if all_endpoints { s.search_all(pattern, text, k) } else { s.search(pattern, text, k) })
     }
 
-    /// Rightmost local minima with cost <= k of `pattern` in each of `texts`,
-    /// several texts per scan (sassy's text lanes); `text_idx` of each match
-    /// is its index in `texts`. Forward strand only (see `lanes.rs`).
-    pub fn search_texts(&mut self, pattern: &[u8], texts: &[&[u8]], k: usize) -> Vec<Match> {
-        each!(self, s => s.search_texts(pattern, texts, k))
-    }
-
     /// [`crate::stepwise::search`]: like [`AnySearcher::search`] with tracing,
     /// but traced a batch at a time so that `emit` can stop it.
     #[allow(clippy::too_many_arguments)]

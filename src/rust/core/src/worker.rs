@@ -27,6 +27,8 @@ pub struct Worker {
     pub lane_recs: Vec<u32>,
     pub lane_fwd: Vec<u8>,
     pub lane_rev: Vec<u8>,
+    pub lane_starts: Vec<usize>,
+    pub lane_redo: Vec<usize>,
     /// A count or contains task's record-major values, before they are
     /// scattered into the output matrix (engine.rs).
     pub task_values: Vec<i32>,

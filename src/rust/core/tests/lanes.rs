@@ -17,6 +17,7 @@ use ducksassy_core::options::DEFAULT_WINDOW;
 use ducksassy_core::{run, Alphabet, Control, HitBuffer, Mode, Output, SearchOptions, SearchPlan};
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
+use rand::Rng;
 
 const CASES: u32 = 48;
 const SEED: u64 = 0x1A4E_5EED;
@@ -134,6 +135,21 @@ fn case() -> impl proptest::strategy::Strategy<Value = Case> {
                             let p = if rc && i % 2 == 1 { revcomp(p) } else { p.clone() };
                             let e = (seed as usize >> 8) % (k + 1);
                             plant(&mut r, &mut text, &p, e);
+                        }
+                        // copies flush against the record's ends, where the
+                        // joined search hands a record to the one-by-one
+                        // search (lanes.rs)
+                        for at_end in [false, true] {
+                            if r.random_bool(0.3) {
+                                let p = &patterns[r.random_range(0..patterns.len())];
+                                let p = if rc && r.random_bool(0.5) { revcomp(p) } else { p.clone() };
+                                let e = r.random_range(0..=k);
+                                let q = edited(&mut r, &p, e);
+                                if q.len() <= text.len() {
+                                    let at = if at_end { text.len() - q.len() } else { 0 };
+                                    text.splice(at..at + q.len(), q);
+                                }
+                            }
                         }
                         text
                     })
@@ -258,4 +274,47 @@ fn the_switch_turns_lanes_off_in_the_plan() {
     assert_eq!(off.lane_max_len, 0);
     let on = SearchPlan::new(&SearchOptions { text_lanes: Some(true), ..Default::default() }, &p).unwrap();
     assert_eq!(on.lane_max_len, ducksassy_core::lanes::LANE_MAX_LEN);
+}
+
+/// Joined records are checked for their alphabet a chunk at a time
+/// (lanes.rs): the error must still name the first bad record in order, at
+/// the position the one-by-one search names, whether the bad letters are in
+/// joined records, in records searched alone (long, windowed) or both, and
+/// for DNA `X`, the separator letter that is not in the DNA alphabet.
+#[test]
+fn a_bad_letter_is_reported_as_one_record_at_a_time_would() {
+    let mut r = rng(11);
+    for (alphabet, bad) in [(Alphabet::Dna, b'X'), (Alphabet::Dna, b'N'), (Alphabet::Iupac, b'Z'), (Alphabet::Ascii, 0xC3)] {
+        for case in 0..40 {
+            let mut texts: Vec<Option<Vec<u8>>> = (0..60)
+                .map(|i| {
+                    let len = if i % 17 == 5 { 3000 } else { r.random_range(0..300) };
+                    Some(random_seq(&mut r, alphabet, len))
+                })
+                .collect();
+            for _ in 0..1 + case % 3 {
+                let i = r.random_range(0..texts.len());
+                let t = texts[i].as_mut().unwrap();
+                if !t.is_empty() {
+                    let at = r.random_range(0..t.len());
+                    t[at] = bad;
+                }
+            }
+            let opts = SearchOptions { k: 2, alphabet, rc: alphabet != Alphabet::Ascii, ..Default::default() };
+            let pats: Vec<&[u8]> = vec![b"ACGTACGTAC"];
+            let t: Vec<Option<&[u8]>> = texts.iter().map(|t| t.as_deref()).collect();
+            let err = |way: Way, mode: Mode| {
+                let mut plan = SearchPlan::new(&SearchOptions { mode, threads: way.threads, window: way.window, ..opts.clone() }, &pats).unwrap();
+                plan.lane_max_len = way.lane_max_len;
+                plan.lane_group = way.lane_group;
+                run(&plan, &t, &Control::new(), None).err().map(|e| format!("{e:?}"))
+            };
+            for mode in [Mode::Hits, Mode::Count, Mode::Contains] {
+                let want = err(REFERENCE, mode);
+                for way in [Way { lane_max_len: 1024, lane_group: 7, threads: 1, window: 1000 }, Way { lane_max_len: 1024, lane_group: 256, threads: 2, window: DEFAULT_WINDOW }] {
+                    assert_eq!(err(way, mode), want, "{alphabet:?} bad {bad} case {case} {mode:?}");
+                }
+            }
+        }
+    }
 }

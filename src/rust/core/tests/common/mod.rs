@@ -129,6 +129,16 @@ pub fn random_acgt(r: &mut StdRng, len: usize) -> Vec<u8> {
 
 /// Copy `pattern` into `text` at a random place with up to `edits` random edits.
 pub fn plant(r: &mut StdRng, text: &mut Vec<u8>, pattern: &[u8], edits: usize) {
+    let p = edited(r, pattern, edits);
+    if text.len() >= p.len() {
+        let at = r.random_range(0..=text.len() - p.len());
+        text.splice(at..at + p.len(), p);
+    }
+}
+
+/// A copy of `pattern` with `edits` random substitutions, deletions or
+/// insertions (of ACGT letters).
+pub fn edited(r: &mut StdRng, pattern: &[u8], edits: usize) -> Vec<u8> {
     let mut p = pattern.to_vec();
     for _ in 0..edits {
         if p.is_empty() { break; }
@@ -139,10 +149,7 @@ pub fn plant(r: &mut StdRng, text: &mut Vec<u8>, pattern: &[u8], edits: usize) {
             _ => p.insert(i, b"ACGT"[r.random_range(0..4)]),
         }
     }
-    if text.len() >= p.len() {
-        let at = r.random_range(0..=text.len() - p.len());
-        text.splice(at..at + p.len(), p);
-    }
+    p
 }
 
 /// `n` random texts of up to `max_len` letters, each with a copy of a random
