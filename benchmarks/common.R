@@ -310,3 +310,10 @@ parse_kv <- function(lines, prefix = NULL) {
   }
   df
 }
+
+#' The environment entry that gives a child R process this session's
+#' library paths (with `DUCKSASSY_BENCH_LIB` first): `Rscript --vanilla`
+#' children would otherwise load the default library's ducksassy, or none.
+child_lib_env <- function() {
+  paste0("R_LIBS=", shQuote(paste(.libPaths(), collapse = ":")))
+}

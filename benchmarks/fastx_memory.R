@@ -17,6 +17,7 @@
 # library):   Rscript benchmarks/fastx_memory.R [copies_1x]
 # Writes benchmarks/data/fastx_memory.csv and prints it.
 
+source("benchmarks/common.R") # child_lib_env(), DUCKSASSY_BENCH_LIB
 args <- commandArgs(trailingOnly = TRUE)
 copies_1x <- if (length(args) >= 1) as.integer(args[[1]]) else 5L
 out_csv <- file.path("benchmarks", "data", "fastx_memory.csv")
@@ -61,7 +62,7 @@ measure <- function(path) {
   writeLines(code, script)
   out <- system2(
     file.path(R.home("bin"), "Rscript"), c("--vanilla", shQuote(script)),
-    stdout = TRUE, env = paste0("FASTX_PATH=", shQuote(path))
+    stdout = TRUE, env = c(paste0("FASTX_PATH=", shQuote(path)), child_lib_env())
   )
   as.numeric(strsplit(trimws(out[length(out)]), " +")[[1]])
 }

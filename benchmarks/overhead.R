@@ -14,6 +14,9 @@
 #       session has it (rlang_interactive = TRUE, ducksassy.progress = TRUE,
 #       shown from the start: cli.progress_show_after = 0), run right after
 #       (c) in each repetition: the cost of the progress machinery
+#   (c'') r_search_progress_default: the same with cli's default delay (the
+#       bar appears after 2 s, so not in these shorter searches): the cost
+#       of a progress-enabled search as users run it
 # Workloads: `dna`, the small read set of scaling.R (pattern
 # GACGCTCAGTAATGTGACGA, k = 2, alphabet "iupac", both strands); `ascii`,
 # dense text (random a/b letters; pattern "abba", k = 1). Each repetition
@@ -34,6 +37,7 @@
 #     [--ascii_records=16384] [--threads=1,2] [--reps=5] [--single_lib=PATH]
 #     [--lanes_records=262144] [--sweep_bytes=40000000]
 #     [--only_dispatch]   (only (e): a quick check; the report needs all paths)
+#     [--dispatch_reps=20] (extra rounds of (e) alone after the others)
 #
 # Short records (issue 12), one thread, every path in turn in each repetition:
 #   `reads150`: `--lanes_records` random 150-base reads, 1% carrying the
@@ -54,7 +58,7 @@
 source("benchmarks/common.R")
 args <- bench_args(list(
   dna_records = 262144L, ascii_records = 16384L, threads = c(1L, 2L), reps = 5L,
-  single_lib = "", only_dispatch = FALSE,
+  single_lib = "", only_dispatch = FALSE, dispatch_reps = 20L,
   lanes_records = 262144L, sweep_bytes = 40000000L
 ))
 if (args$only_dispatch && !nzchar(args$single_lib)) stop("--only_dispatch needs --single_lib")
@@ -136,6 +140,13 @@ for (wn in names(workloads)) {
   search_r <- function(th) {
     sassy_search(w$texts, w$pattern, k = w$k, alphabet = w$alphabet, rc = w$rc, threads = th)
   }
+  search_r_progress_default <- function(th) {
+    # the progress machinery as a user has it: on, interactive, the bar
+    # shown only once the search has run for cli's default delay (2 s)
+    old <- options(rlang_interactive = TRUE, ducksassy.progress = TRUE)
+    on.exit(options(old))
+    sassy_search(w$texts, w$pattern, k = w$k, alphabet = w$alphabet, rc = w$rc, threads = th)
+  }
   search_r_progress <- function(th) {
     old <- options(rlang_interactive = TRUE, ducksassy.progress = TRUE,
                    cli.progress_show_after = 0)
@@ -187,6 +198,8 @@ for (wn in names(workloads)) {
         add(wn, w, "r_search", th, rep, r$elapsed, r$cpu, hit_summary(r$value))
         r <- timed(function() search_r_progress(th))
         add(wn, w, "r_search_progress", th, rep, r$elapsed, r$cpu, hit_summary(r$value))
+        r <- timed(function() search_r_progress_default(th))
+        add(wn, w, "r_search_progress_default", th, rep, r$elapsed, r$cpu, hit_summary(r$value))
       }
     }
     # (e) alternate which build goes first, so drift hits both alike
@@ -204,6 +217,17 @@ for (wn in names(workloads)) {
         add(wn, w, "duckdb_table", th, rep, r$elapsed, r$cpu, hit_summary(r$value))
         r <- timed(function() search_table(th, overlap = FALSE))
         add(wn, w, "duckdb_table_serial", th, rep, r$elapsed, r$cpu, hit_summary(r$value))
+      }
+    }
+  }
+  # (e) again, alone: more pairs for a ratio within a few percent
+  for (rep in seq_len(args$dispatch_reps)) {
+    sess <- names(dispatch_sessions)
+    if (rep %% 2L == 0L) sess <- rev(sess)
+    for (th in args$threads) {
+      for (sn in sess) {
+        r <- search_session(dispatch_sessions[[sn]], th)
+        add(wn, w, sn, th, args$reps + rep, r$elapsed, r$cpu, r)
       }
     }
   }

@@ -1,7 +1,7 @@
 # Run every benchmark and render every report (`make benchmarks`).
 #
 #   Rscript benchmarks/run_all.R [--only=scaling,profile,...] [--render_only]
-#     [--quick] [--threads=1,2,4,8] [--no_readme]
+#     [--quick] [--threads=1,2,4,8] [--no_readme] [--single_lib=PATH]
 #
 # Each script runs in its own R process (so one's memory does not weigh on
 # the next) with its default sizes, which are the full workloads of the
@@ -10,7 +10,8 @@
 # every report (benchmarks/*.Rmd) is rendered to .md next to it, and the
 # README's benchmarks section (between its markers) is refreshed from
 # README.Rmd. The scripts write benchmarks/data/*.csv and *_receipt.json;
-# the reports read only those.
+# the reports read only those. `--single_lib` is passed to overhead.R (the
+# dispatched build against a single-backend one, issue 14).
 #
 # Takes about 20-30 minutes on a 2-core machine. Set DUCKSASSY_BENCH_LIB to
 # benchmark a library other than the default one.
@@ -69,7 +70,8 @@ if (is.null(opt("render_only"))) {
                # perf where it works and callgrind (instruction counts, on an
                # AVX2 build made on first use) for the full report
                if (!quick && name == "profile") "--tool=both",
-               if (!is.null(threads) && name %in% takes_threads) paste0("--threads=", threads))
+               if (!is.null(threads) && name %in% takes_threads) paste0("--threads=", threads),
+               if (!is.null(opt("single_lib")) && name == "overhead") paste0("--single_lib=", opt("single_lib")))
     run(file.path("benchmarks", paste0(name, ".R")), extra)
   }
 }

@@ -45,6 +45,7 @@
 # library):   Rscript benchmarks/table_memory.R [rows_1x]
 # Writes benchmarks/data/table_memory.csv and prints it.
 
+source("benchmarks/common.R") # child_lib_env(), DUCKSASSY_BENCH_LIB
 args <- commandArgs(trailingOnly = TRUE)
 rows_1x <- if (length(args) >= 1) as.integer(args[[1]]) else 1000000L
 out_csv <- file.path("benchmarks", "data", "table_memory.csv")
@@ -127,7 +128,8 @@ measure <- function(table, output = "", limit = "", overlap = TRUE) {
       paste0("TABLE_DB=", shQuote(db)), paste0("TABLE_NAME=", shQuote(table)),
       paste0("TABLE_OUTPUT=", shQuote(output)),
       paste0("DUCKDB_LIMIT=", shQuote(limit)),
-      paste0("TABLE_OVERLAP=", tolower(overlap))
+      paste0("TABLE_OVERLAP=", tolower(overlap)),
+      child_lib_env()
     )
   )
   status <- attr(out, "status")
