@@ -32,9 +32,11 @@ all: install
 setup:
 	bash tools/setup
 
-# NAMESPACE and man/ from the roxygen comments.
+# NAMESPACE and man/ from the roxygen comments. The R files are sourced, not
+# loaded with pkgload: that would compile the Rust library (three backends)
+# only to read the documentation.
 document:
-	$(RSCRIPT) -e 'roxygen2::roxygenise()'
+	$(RSCRIPT) -e 'roxygen2::roxygenise(load_code = roxygen2::load_source)'
 
 # In-place install; keeps src/rust/target so rebuilds are incremental.
 install: setup document

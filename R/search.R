@@ -146,12 +146,15 @@
 #' Patterns may not be `NA` or empty.
 #'
 #' @section Short records and the lanes switch:
-#' Records of up to about a kilobase are searched several at a time, one per
-#' SIMD lane of sassy's scan (records of similar length side by side); longer
-#' records, `all_endpoints = TRUE` and groups of equal-length patterns are
-#' searched one record at a time. The results are identical either way. For
-#' testing and benchmarking only, the environment variable
-#' `DUCKSASSY_LANES=off` (read when a search starts) turns the lanes off, e.g.
+#' Records of up to about two kilobases are joined, a few hundred at a time,
+#' into one text with a short separator that matches nothing, so that
+#' sassy's SIMD scan runs over them as over one long sequence; hits are
+#' mapped back to their records, and a record with a hit that touches its
+#' ends is searched again on its own. Longer records, `all_endpoints = TRUE`,
+#' `overhang`, `indels = FALSE` and CRISPR searches go one record at a time.
+#' The results are identical either way. For testing and benchmarking only,
+#' the environment variable `DUCKSASSY_LANES=off` (read when a search starts)
+#' turns the joining off, e.g.
 #' `withr::with_envvar(c(DUCKSASSY_LANES = "off"), sassy_count(reads, p))`.
 #'
 #' @section Errors:

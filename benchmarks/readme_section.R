@@ -4,6 +4,7 @@
 # receipts; a report whose data is missing is left out.
 
 readme_benchmarks <- function(dir = "benchmarks") {
+  source(file.path(dir, "report_helpers.R"), local = TRUE) # paired()
   rd <- function(name) {
     p <- file.path(dir, "data", paste0(name, ".csv"))
     if (file.exists(p)) utils::read.csv(p, stringsAsFactors = FALSE) else NULL
@@ -54,6 +55,32 @@ readme_benchmarks <- function(dir = "benchmarks") {
     ))
   }
 
+  if (!is.null(ov) && any(ov$path == "r_dispatched")) {
+    pd <- paired(ov, "r_dispatched", "r_single")
+    pg <- paired(ov, "r_search_progress_default", "r_search")
+    out <- c(out, sprintf(
+      "- **SIMD dispatch and progress** (%s): the default install (a C dispatcher that loads the best backend) against a single-backend build of the same commit, paired per repetition: median %s-%s times the time; `sassy_search()` with progress on as users have it, against off: median %s-%s.",
+      link("overhead"), f(min(pd$median), 3), f(max(pd$median), 3), f(min(pg$median), 3), f(max(pg$median), 3)
+    ))
+  }
+
+  ln <- rd("overhead_lanes")
+  if (!is.null(ln)) {
+    m <- med(ln, c("workload", "length", "path"), "cpu_seconds")
+    g <- function(p) m$cpu_seconds[m$workload == "reads150" & m$path == p]
+    sw <- m[m$workload == "sweep", ]
+    sw <- merge(sw, unique(ln[ln$workload == "sweep", c("length", "records")]))
+    sw$mb <- sw$records * sw$length / 1e6 / sw$cpu_seconds
+    lens <- sort(unique(sw$length))
+    mb <- function(p) paste(f(sw$mb[sw$path == p][match(lens, sw$length[sw$path == p])], 0), collapse = "/")
+    out <- c(out, sprintf(
+      "- **Short records** (%s): %s random 150-base reads, one 20-mer, k = 2, both strands, one thread: `sassy_count()` with the records joined takes %s of the CPU time of sassy's own per-record loop and %s times that of one text of the same reads (one record at a time: %s of sassy's loop). MB/s per CPU second at %s bases: joined %s, one at a time %s, one long text %s.",
+      link("overhead"), formatC(unique(ln$records[ln$workload == "reads150"]), format = "d", big.mark = ","),
+      f(g("lanes") / g("sassy_direct")), f(g("lanes") / g("one_text")), f(g("one_by_one") / g("sassy_direct")),
+      paste(formatC(lens, format = "d", big.mark = ","), collapse = "/"), mb("lanes"), mb("one_by_one"), mb("one_text")
+    ))
+  }
+
   pe <- rd("peers")
   ag <- rd("peers_agreement")
   if (!is.null(pe)) {
@@ -101,6 +128,21 @@ readme_benchmarks <- function(dir = "benchmarks") {
       "- **Result paths** (%s): `sassy_count()` / `sassy_contains()` use %s / %s of the CPU time of `sassy_search()` on DNA reads and %s / %s on dense ASCII hits (no traceback, no data frame).",
       link("result_paths"), f(g("dna", "count") / g("dna", "search")), f(g("dna", "contains") / g("dna", "search")),
       f(g("ascii", "count") / g("ascii", "search")), f(g("ascii", "contains") / g("ascii", "search"))
+    ))
+  }
+
+  ps <- rd("result_paths_patterns")
+  if (!is.null(ps)) {
+    m <- med(ps, c("patterns", "path"), "cpu_seconds")
+    np <- sort(unique(m$patterns))
+    ratio <- function(p) {
+      paste(f(m$cpu_seconds[m$path == p][match(np, m$patterns[m$path == p])] /
+              m$cpu_seconds[m$path == "search"][match(np, m$patterns[m$path == "search"])]), collapse = "/")
+    }
+    out <- c(out, sprintf(
+      "- **Many patterns** (%s): %s 150-base reads, one thread, %s random 20-mers: `sassy_count()` takes %s and `sassy_contains()` %s of the CPU time of `sassy_search()`.",
+      link("result_paths"), formatC(unique(ps$records), format = "d", big.mark = ","),
+      paste(formatC(np, format = "d", big.mark = ","), collapse = "/"), ratio("count"), ratio("contains")
     ))
   }
 

@@ -53,3 +53,18 @@ medians <- function(df, by, value = "seconds") {
 
 fmt <- function(x, digits = 3) formatC(x, digits = digits, format = "f", big.mark = ",")
 fmt_int <- function(x) formatC(x, format = "d", big.mark = ",")
+
+#' Paired ratios of path `a` over path `b` in the rows `d` (a benchmark CSV):
+#' one ratio per repetition (the two ran back to back), summarised per
+#' workload and thread count by their median and quartiles, which a noisy
+#' neighbour moves less than a ratio of minima.
+paired <- function(d, a, b, col = "seconds") {
+  x <- merge(d[d$path == a, c("workload", "threads", "rep", col)],
+             d[d$path == b, c("workload", "threads", "rep", col)],
+             by = c("workload", "threads", "rep"), suffixes = c("_a", "_b"))
+  x$ratio <- x[[paste0(col, "_a")]] / x[[paste0(col, "_b")]]
+  agg <- stats::aggregate(ratio ~ workload + threads, x, function(v) {
+    c(median = stats::median(v), q1 = unname(stats::quantile(v, 0.25)), q3 = unname(stats::quantile(v, 0.75)), n = length(v))
+  })
+  cbind(agg[c("workload", "threads")], as.data.frame(agg$ratio))
+}
