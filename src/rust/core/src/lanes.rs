@@ -165,6 +165,7 @@ pub(crate) fn search(
         rev: std::mem::take(&mut w.lane_rev),
         starts: std::mem::take(&mut w.lane_starts),
         redo: std::mem::take(&mut w.lane_redo),
+        placed: Vec::new(),
     };
     let mut r = Ok(());
     for chunk in recs.chunks(plan.lane_group.max(1)) {
@@ -188,6 +189,17 @@ struct Joined {
     rev: Vec<u8>,
     starts: Vec<usize>,
     redo: Vec<usize>,
+    placed: Vec<Placed>,
+}
+
+/// A match (index `mi` in the forward or reverse matches) placed in record
+/// `i` of the chunk, at `start..end` of that record's forward strand.
+struct Placed {
+    i: usize,
+    start: usize,
+    end: usize,
+    mi: usize,
+    minus: bool,
 }
 
 /// The profile of the joined search: IUPAC for DNA too (the DNA profile
@@ -242,35 +254,29 @@ fn search_chunk(
             continue;
         }
         let (fwd, rev, traced) = group_matches(plan, enc, gi, w, j, stop)?;
-        // records with a hit that reaches a separator: from the one-by-one
-        // search instead (see the module notes)
+        // each match placed once: in its record, or the record into
+        // `j.redo`, searched one by one instead (see the module notes)
+        j.placed.clear();
         j.redo.clear();
-        for m in &fwd {
-            if let Err(i) = place(&j.starts, chunk, &text, m, traced) {
-                j.redo.push(i);
-            }
-        }
-        for m in &rev {
-            if let Err(i) = place_rev(&j.starts, chunk, &text, j.fwd.len(), m, traced) {
-                j.redo.push(i);
+        for (ms, minus) in [(&fwd, false), (&rev, true)] {
+            for (mi, m) in ms.iter().enumerate() {
+                let placed = if minus { place_rev(&j.starts, chunk, &text, j.fwd.len(), m, traced) } else { place(&j.starts, chunk, &text, m, traced) };
+                match placed {
+                    Ok((i, start, end)) => j.placed.push(Placed { i, start, end, mi, minus }),
+                    Err(i) => j.redo.push(i),
+                }
             }
         }
         j.redo.sort_unstable();
         j.redo.dedup();
-        let redo = |i: usize| j.redo.binary_search(&i).is_ok();
+        let kept = j.placed.iter().filter(|p| j.redo.binary_search(&p.i).is_err());
         let group = plan.groups[gi].patterns();
         match sink {
             Sink::Hits(out) => {
                 let before = out.len();
-                for (ms, minus) in [(&fwd, false), (&rev, true)] {
-                    for m in ms {
-                        let placed = if minus { place_rev(&j.starts, chunk, &text, j.fwd.len(), m, traced) } else { place(&j.starts, chunk, &text, m, traced) };
-                        if let Ok((i, start, end)) = placed {
-                            if !redo(i) {
-                                out.push_match(chunk[i], m.pattern_idx as u32, start, end, m, minus, plan.cigar);
-                            }
-                        }
-                    }
+                for p in kept {
+                    let m = if p.minus { &rev[p.mi] } else { &fwd[p.mi] };
+                    out.push_match(chunk[p.i], m.pattern_idx as u32, p.start, p.end, m, p.minus, plan.cigar);
                 }
                 stop.add_hits(out.len() - before)?;
                 for &i in &j.redo {
@@ -280,15 +286,9 @@ fn search_chunk(
                 }
             }
             Sink::Values(v) => {
-                for (ms, minus) in [(&fwd, false), (&rev, true)] {
-                    for m in ms {
-                        let placed = if minus { place_rev(&j.starts, chunk, &text, j.fwd.len(), m, traced) } else { place(&j.starts, chunk, &text, m, traced) };
-                        if let Ok((i, ..)) = placed {
-                            if !redo(i) {
-                                v[(chunk[i] as usize - first) * n_pat + m.pattern_idx] += 1;
-                            }
-                        }
-                    }
+                for p in kept {
+                    let m = if p.minus { &rev[p.mi] } else { &fwd[p.mi] };
+                    v[(chunk[p.i] as usize - first) * n_pat + m.pattern_idx] += 1;
                 }
                 let mut row = vec![0i32; if j.redo.is_empty() { 0 } else { n_pat }];
                 for &i in &j.redo {
