@@ -152,18 +152,7 @@ run_search_chunked <- function(plan, mode, run_one, n_patterns,
       res$record <- res$record + (from - 1L)
       total <- total + length(res$record)
       if (total > limit) {
-        ducksassy_abort(
-          c(
-            paste0(
-              "The search found more than ", format(limit, scientific = FALSE),
-              " hits (the `max_hits` limit)."
-            ),
-            limit_hint()
-          ),
-          class = "ducksassy_limit_error",
-          value = limit,
-          call = call
-        )
+        abort_too_many_hits(limit, "vector", call)
       }
     } else {
       res <- matrix(res, nrow = to - from + 1L, ncol = n_patterns)
@@ -188,28 +177,6 @@ bind_hit_columns <- function(parts) {
   out <- lapply(cols, function(col) unlist(lapply(parts, `[[`, col), use.names = FALSE))
   names(out) <- cols
   out
-}
-
-#' Offset the record index of a `texts` error coming back from one chunk
-#'
-#' The binding numbers records within the chunk; the error must name the
-#' record in the whole set.
-#' @noRd
-offset_rust_error <- function(res, offset) {
-  if (offset == 0L || !inherits(res, "ducksassy_rust_error")) {
-    return(res)
-  }
-  idx <- res$index
-  if (identical(res$arg, "texts") && is.numeric(idx) && length(idx) == 1L && !is.na(idx)) {
-    res$message <- sub(
-      paste0("`texts`[", idx, "]"),
-      paste0("`texts`[", idx + offset, "]"),
-      res$message,
-      fixed = TRUE
-    )
-    res$index <- as.integer(idx + offset)
-  }
-  res
 }
 
 # An XStringSet searched in chunks (run_search_chunked()) under one progress

@@ -190,28 +190,10 @@ abort_scalar <- function(arg, what, value, call) {
   )
 }
 
-check_k <- function(k, patterns, call = rlang::caller_env()) {
+# (k below every pattern's length is the core's rule: check_plan())
+check_k <- function(k, call = rlang::caller_env()) {
   if (!is_whole_scalar(k) || k < 0) {
     abort_scalar("k", "a single whole number >= 0", k, call)
-  }
-  len <- nchar(patterns, type = "bytes")
-  bad <- which(len <= k)
-  if (length(bad) > 0L) {
-    i <- bad[[1L]]
-    ducksassy_abort(
-      c(
-        "`k` must be less than the length of every pattern.",
-        x = paste0(
-          "`k` is ", format_value(k), ", but `patterns[", i, "]` (",
-          format_value(patterns[[i]]), ") has length ", len[[i]], "."
-        ),
-        more_bullet(bad)
-      ),
-      arg = "k",
-      index = i,
-      value = k,
-      call = call
-    )
   }
   as.integer(k)
 }
@@ -242,23 +224,13 @@ check_flag <- function(x, arg, call = rlang::caller_env()) {
   x
 }
 
+# `NULL`: both strands where there is a reverse complement. (rc with
+# "ascii" is refused by the core: check_plan())
 check_rc <- function(rc, alphabet, call = rlang::caller_env()) {
   if (is.null(rc)) {
     return(alphabet != "ascii")
   }
-  rc <- check_flag(rc, "rc", call = call)
-  if (rc && alphabet == "ascii") {
-    ducksassy_abort(
-      c(
-        "`rc = TRUE` is not allowed with `alphabet = \"ascii\"`.",
-        x = "`rc` is TRUE; reverse complements exist only for \"dna\" and \"iupac\"."
-      ),
-      arg = "rc",
-      value = rc,
-      call = call
-    )
-  }
-  rc
+  check_flag(rc, "rc", call = call)
 }
 
 # A NULL or a number in [0, 1]; NULL becomes NA_real_ for the binding.
@@ -273,41 +245,14 @@ check_fraction <- function(x, arg, call) {
   as.double(x)
 }
 
-check_overhang <- function(overhang, alphabet, call = rlang::caller_env()) {
-  out <- check_fraction(overhang, "overhang", call)
-  if (!is.na(out) && alphabet != "iupac") {
-    ducksassy_abort(
-      c(
-        "`overhang` is only supported with `alphabet = \"iupac\"`.",
-        x = paste0(
-          "`overhang` is ", format_value(overhang), " and `alphabet` is \"",
-          alphabet, "\"."
-        )
-      ),
-      arg = "overhang",
-      value = overhang,
-      call = call
-    )
-  }
-  out
+# (overhang only with "iupac", max_n_frac not with "ascii": the core's
+# rules, check_plan())
+check_overhang <- function(overhang, call = rlang::caller_env()) {
+  check_fraction(overhang, "overhang", call)
 }
 
-check_max_n_frac <- function(max_n_frac, alphabet, call = rlang::caller_env()) {
-  out <- check_fraction(max_n_frac, "max_n_frac", call)
-  # It counts the letters N/n of the matched text; in free ASCII text that is
-  # not what anybody means, so it is refused rather than silently applied.
-  if (!is.na(out) && alphabet == "ascii") {
-    ducksassy_abort(
-      c(
-        "`max_n_frac` is not supported with `alphabet = \"ascii\"`.",
-        x = paste0("`max_n_frac` is ", format_value(max_n_frac), ".")
-      ),
-      arg = "max_n_frac",
-      value = max_n_frac,
-      call = call
-    )
-  }
-  out
+check_max_n_frac <- function(max_n_frac, call = rlang::caller_env()) {
+  check_fraction(max_n_frac, "max_n_frac", call)
 }
 
 check_threads <- function(threads, call = rlang::caller_env(),
@@ -418,17 +363,17 @@ new_search_plan <- function(texts, patterns, k, alphabet, rc, all_endpoints,
   texts <- check_texts(texts, call = call)
   patterns <- check_patterns(patterns, call = call)
   alphabet <- check_alphabet(alphabet, call = call)
-  k <- check_k(k, patterns, call = call)
+  k <- check_k(k, call = call)
   rc <- check_rc(rc, alphabet, call = call)
   all_endpoints <- check_flag(all_endpoints, "all_endpoints", call = call)
-  overhang <- check_overhang(overhang, alphabet, call = call)
-  max_n_frac <- check_max_n_frac(max_n_frac, alphabet, call = call)
+  overhang <- check_overhang(overhang, call = call)
+  max_n_frac <- check_max_n_frac(max_n_frac, call = call)
   # dna and iupac are always case-insensitive; the flag matters for ascii only.
   ignore_case <- check_flag(ignore_case, "ignore_case", call = call)
   cigar <- check_flag(cigar, "cigar", call = call)
   threads <- check_threads(threads, call = call)
-  indels <- check_indels(indels, overhang, call = call)
-  list(
+  indels <- check_flag(indels, "indels", call = call)
+  args <- list(
     texts = texts,
     patterns = patterns,
     k = k,
@@ -442,22 +387,9 @@ new_search_plan <- function(texts, patterns, k, alphabet, rc, all_endpoints,
     threads = threads,
     indels = indels
   )
-}
-
-# `indels = FALSE` (substitutions only) places the whole pattern inside the
-# text: it has no overhang.
-check_indels <- function(indels, overhang, call = rlang::caller_env()) {
-  indels <- check_flag(indels, "indels", call = call)
-  if (!indels && !is.null(overhang) && !is.na(overhang)) {
-    ducksassy_abort(
-      c(
-        "`overhang` must be `NULL` with `indels = FALSE`.",
-        i = "A substitutions-only hit is the whole pattern inside the text."
-      ),
-      arg = "overhang",
-      value = overhang,
-      call = call
-    )
-  }
-  indels
+  # the domain rules (k below every pattern's length, rc and max_n_frac
+  # not with "ascii", overhang only with "iupac" and indels, the letters of
+  # the patterns) are the core's, checked once here
+  check_plan(as_plan(args), call = call)
+  args
 }

@@ -125,63 +125,347 @@ locate_bullet <- function(arg, index = NULL, value) {
   c(x = paste0(where, " is ", format_value(value), "."))
 }
 
-#' Turn an error value returned by the Rust binding into an R error
+#' Raise the condition of an error value returned by the Rust binding
 #'
-#' The binding never throws: on bad input (a letter outside the alphabet, say)
-#' or an interrupt it returns a list of class `"ducksassy_rust_error"` with
-#' fields `class`, `message`, `arg`, `index` (1-based) and `value` (already
-#' printed, e.g. `"\"N\""`). This re-raises it through `ducksassy_abort()`.
-#' The Rust messages name the argument, index and value themselves; a
-#' location bullet is added only when the message does not name the argument.
+#' The binding never throws: on bad input, a limit, an interrupt or a bug
+#' it returns ONE kind of value, a list of class `"ducksassy_rust_error"`
+#' with the typed fields of the core's error (src/rust/src/lib.rs,
+#' `error_value()`): `kind`, and as the kind has them `arg`, `index`
+#' (1-based: the binding converts, as it does for hit coordinates), `value`,
+#' `rule` and the rule's fields, `position` (1-based), `letter` (a byte),
+#' `limit`, `path`, `record`, `line`, ... This is the one function that words
+#' every message and picks every condition class from those fields; no
+#' message text is ever parsed.
+#'
+#' The context of the call adds what the core does not know:
+#' @param limit_context The family, for the advice of a hit-limit error
+#'   (`limit_hint()`).
+#' @param offset Added to the index of a `texts` error (a chunk of the
+#'   texts: Biostrings sets are searched in chunks).
+#' @param rows A table search: `list(offset, column, ids = function(i))`;
+#'   a `texts` error then names the row in scan order (and `ids(i)`, bullets
+#'   with the id values of the chunk's row `i`).
+#' @param paths,output,path_arg A file search: the paths as the user gave
+#'   them (a file error names those) and their argument.
+#' @param plan The `ducksassy_plan` searched: a letter error in a pattern
+#'   carries the pattern as its value.
 #' @noRd
-abort_rust_error <- function(err, call = rlang::caller_env(),
-                             limit_context = "vector") {
-  field <- function(name) {
+rust_condition <- function(err, call = rlang::caller_env(),
+                           limit_context = "vector", offset = 0,
+                           rows = NULL, paths = NULL, output = NULL,
+                           path_arg = "paths", plan = NULL) {
+  f <- function(name) {
     x <- err[[name]]
-    if (is.null(x) || length(x) != 1L || is.na(x)) NULL else x
+    if (is.null(x) || length(x) == 0L || (length(x) == 1L && is.na(x))) NULL else x
   }
-  class <- field("class") %||% "ducksassy_internal_error"
-  if (!is.character(class) || !startsWith(class, "ducksassy_")) {
-    class <- "ducksassy_internal_error"
+  kind <- f("kind")
+  if (!is.character(kind) || length(kind) != 1L) {
+    kind <- "internal"
   }
-  message <- as.character(field("message") %||% "The search failed.")
-  arg <- field("arg")
-  index <- field("index")
-  value <- field("value")
-
-  if (identical(class, "ducksassy_interrupt")) {
-    signal_interrupt(capitalise(message), call)
+  arg <- f("arg")
+  index <- f("index")
+  if (identical(arg, "texts") && !is.null(index) && offset != 0) {
+    index <- index + offset
+    if (index <= .Machine$integer.max) index <- as.integer(index)
   }
-  bullets <- cli_escape(capitalise(message))
-  if (!is.null(arg) && !grepl(arg, message, fixed = TRUE)) {
-    where <- if (is.null(index)) {
-      paste0("`", arg, "`")
-    } else {
-      paste0("`", arg, "[", index, "]`")
+  raise <- function(bullets, class = "ducksassy_input_error", ...,
+                    .arg = arg, .index = index, .value = f("value")) {
+    ducksassy_abort(bullets, class = class, ..., arg = .arg, index = .index,
+      value = .value, call = call)
+  }
+  n_hint <- function(letter) {
+    if (!is.null(letter) && letter %in% c(78L, 110L)) {
+      c(i = "Use `alphabet = \"iupac\"` for sequences with N.")
     }
-    bullets <- c(bullets, x = cli_escape(paste0(
-      "In ", where, if (!is.null(value)) paste0(": ", value), "."
-    )))
   }
-  if (identical(value, "\"N\"") || identical(value, "\"n\"")) {
-    bullets <- c(bullets, i = "Use `alphabet = \"iupac\"` for sequences with N.")
-  }
-  if (identical(class, "ducksassy_limit_error") && !grepl("memory per match", message, fixed = TRUE)) {
-    # (an alignment too large for memory says itself what to do instead)
-    bullets <- c(bullets, limit_hint(limit_context))
-  }
-  if (identical(class, "ducksassy_internal_error")) {
-    bullets <- c(
-      bullets,
-      i = "This is a bug in ducksassy; please report it with a reproducible example."
+  switch(kind,
+    invalid_argument = raise(argument_bullets(err, arg, index),
+      # a rule about another vector's element names that element
+      .index = if (identical(f("rule"), "below_length")) f("of_index") else index
+    ),
+    invalid_letter = {
+      letter <- f("letter")
+      where <- paste0("`", arg, "`[", plain_number(index), "]")
+      ids <- NULL
+      value <- format_letter(letter)
+      if (!is.null(rows) && identical(arg, "texts")) {
+        row <- rows$offset + index
+        where <- paste0("Row ", format(row, scientific = FALSE), " (column \"", rows$column, "\")")
+        ids <- if (is.function(rows$ids)) rows$ids(index)
+        return(raise(
+          c(cli_escape(letter_message(where, err)), ids, n_hint(letter)),
+          .arg = "column", .index = row, .value = value, row = row
+        ))
+      }
+      if (!is.null(plan) && arg %in% c("patterns", "guides")) {
+        value <- plan$patterns[[index]]
+      }
+      raise(c(cli_escape(letter_message(where, err)), n_hint(letter)), .value = value)
+    },
+    too_many_hits = abort_too_many_hits(f("limit"), limit_context, call),
+    too_large = {
+      cells <- as.double(f("records")) * as.double(f("patterns"))
+      raise(
+        c(
+          paste0(
+            "The result would have ", format(cells, big.mark = ",", scientific = FALSE),
+            " cells (", format(f("records"), big.mark = ","), " texts x ",
+            format(f("patterns"), big.mark = ","), " patterns), more than this machine's memory holds."
+          ),
+          i = "Count fewer texts or patterns per call and combine the parts."
+        ),
+        class = "ducksassy_limit_error", .value = cells
+      )
+    },
+    trace_memory = raise(
+      c(
+        paste0(
+          "Aligning a ", plain_number(f("pattern_length")), "-letter pattern at k = ", plain_number(f("k")), " needs ",
+          format(f("bytes") / 1e9, digits = 2, nsmall = 1), " GB of memory per match and worker ",
+          "thread (its DP matrix grows with the square of the pattern length), ",
+          "more than this machine can give."
+        ),
+        i = paste0(
+          "Use fewer `threads`, count or test for hits without alignments ",
+          "(`sassy_count()`, `sassy_contains()`, without `max_n_frac`), or search shorter patterns."
+        )
+      ),
+      class = "ducksassy_limit_error"
+    ),
+    resource = raise(cli_escape(capitalise(paste0(f("message") %||% "a resource is exhausted", "."))),
+      class = "ducksassy_limit_error"
+    ),
+    interrupted = signal_interrupt("The search was interrupted.", call),
+    file_open = , file_parse = , file_letter = , file_too_many_records = ,
+    file_write = abort_file_error(err, f, paths, output, path_arg, call),
+    raise(
+      c(
+        cli_escape(paste0("Internal error in ducksassy: ", f("message") %||% "an error value without a kind", ".")),
+        i = "This is a bug in ducksassy; please report it with a reproducible example."
+      ),
+      class = "ducksassy_internal_error"
     )
+  )
+}
+
+# "a", "b" or "c"
+or_list <- function(x) {
+  if (length(x) < 2L) x else paste(paste(x[-length(x)], collapse = ", "), "or", x[[length(x)]])
+}
+
+# A whole number as digits (never 1e+05).
+plain_number <- function(x) format(x, scientific = FALSE, trim = TRUE)
+
+# "`texts`[2] has letter "N" at position 4 that is not in the dna alphabet"
+letter_message <- function(where, err) {
+  paste0(
+    where, " has letter ", format_letter(err$letter), " at position ",
+    plain_number(err$position), " that is not in the ", err$alphabet, " alphabet"
+  )
+}
+
+#' A byte as an error message shows it
+#'
+#' Printable letters as `"N"`, a space as `" " (a space)`, others as their
+#' byte value and what it is (`0xC3 (a byte of a non-ASCII character)`).
+#' @noRd
+format_letter <- function(b) {
+  if (is.null(b) || is.na(b)) {
+    return("an unknown letter")
+  }
+  hex <- sprintf("0x%02X", as.integer(b))
+  if (b > 32L && b < 127L) {
+    paste0("\"", rawToChar(as.raw(b)), "\"")
+  } else if (b == 32L) {
+    "\" \" (a space)"
+  } else if (b == 9L) {
+    paste0(hex, " (a tab)")
+  } else if (b %in% c(10L, 13L)) {
+    paste0(hex, " (a line break)")
+  } else if (b >= 128L) {
+    paste0(hex, " (a byte of a non-ASCII character)")
+  } else {
+    paste0(hex, " (a control character)")
+  }
+}
+
+# The bullets of an `invalid_argument` error, from its rule and fields.
+argument_bullets <- function(err, arg, index) {
+  value <- err$value
+  shown <- if (identical(err$rule, "not_missing")) {
+    "NA"
+  } else if (!is.null(err$length)) {
+    paste0("a vector of length ", format(err$length, big.mark = ",", scientific = FALSE))
+  } else {
+    format_value(value)
+  }
+  where <- paste0("`", arg, if (!is.null(index)) paste0("[", plain_number(index), "]"), "`")
+  located <- c(x = paste0(where, " is ", shown, "."))
+  singular <- function(x) sub("s$", "", x)
+  switch(err$rule %||% "",
+    whole_at_least = c(paste0("`", arg, "` must be a whole number >= ", err$min, "."), located),
+    fraction = c(paste0("`", arg, "` must be a number between 0 and 1."), located),
+    one_of = c(
+      paste0("`", arg, "` must be one of ", or_list(paste0("\"", err$choices, "\"")), "."),
+      located
+    ),
+    not_empty = c(
+      paste0("`", arg, "` must contain at least one ", singular(arg), "."),
+      x = paste0("`", arg, "` has length 0.")
+    ),
+    non_empty_string = c(paste0("`", arg, "` must not contain empty strings."), located),
+    not_missing = c(paste0("`", arg, "` must not contain missing values."), located),
+    below_length = {
+      noun <- singular(err$of)
+      spacer <- identical(err$part, "spacer")
+      what <- if (spacer) "spacer (guide without its PAM)" else noun
+      c(
+        paste0("`", arg, "` must be less than the length of every ", what, "."),
+        x = paste0(
+          where, " is ", shown, ", but `", err$of, "[", plain_number(err$of_index), "]` (",
+          format_value(err$seq), ") has ",
+          if (spacer) "a spacer length of " else if (err$of == "guides" && arg == "k") "a length of " else "length ",
+          plain_number(err$seq_length), "."
+        ),
+        if (arg == "pam_length") {
+          c(i = "Each guide ends with its PAM: the spacer comes first, then `pam_length` PAM letters.")
+        },
+        more_bullet(c(err$of_index, err$more))
+      )
+    },
+    needs_alphabet = if (arg == "rc") {
+      c(
+        paste0("`rc = TRUE` is not allowed with `alphabet = \"", err$alphabet, "\"`."),
+        x = paste0(
+          "`rc` is TRUE; reverse complements exist only for ",
+          paste0("\"", err$allowed, "\"", collapse = " and "), "."
+        )
+      )
+    } else if (length(err$allowed) == 1L) {
+      c(
+        paste0("`", arg, "` is only supported with `alphabet = \"", err$allowed, "\"`."),
+        x = paste0("`", arg, "` is ", shown, " and `alphabet` is \"", err$alphabet, "\".")
+      )
+    } else {
+      c(paste0("`", arg, "` is not supported with `alphabet = \"", err$alphabet, "\"`."), located)
+    },
+    unset_with = c(
+      paste0("`", arg, "` must be `NULL` with `", err$other, " = ", format_value(err$other_value), "`."),
+      if (arg == "overhang" && identical(err$other, "indels")) {
+        c(i = "A substitutions-only hit is the whole pattern inside the text.")
+      } else {
+        located
+      }
+    ),
+    no_mask_with_overhang = c(
+      paste0("`", arg, "` must be free of the masking letter X when `overhang` is set."),
+      x = paste0(where, " has ", format_letter(err$letter), " at position ", err$position, ".")
+    ),
+    one_or_one_per = c(
+      paste0("`", arg, "` must be one value, or one per ", singular(err$of), " (", err$n, ")."),
+      located
+    ),
+    below = c(
+      paste0(where, " must have fewer than ", format(err$limit, big.mark = ",", scientific = FALSE), " ", err$unit, "."),
+      x = paste0(where, " has ", format(err$length, big.mark = ",", scientific = FALSE), " ", err$unit, ".")
+    ),
+    crispr_fixed = c(paste0("`", arg, "` can't be set for a CRISPR search."), located),
+    c(paste0("`", arg, "` is not valid."), located)
+  )
+}
+
+#' Stop because a search found more hits than `max_hits`
+#'
+#' The one wording of the hit-limit error, wherever it is noticed (the
+#' core's buffers, the chunks of an XStringSet or a table, the shards).
+#' @param per_chunk The limit holds per chunk of rows (a table search with
+#'   `output`).
+#' @noRd
+abort_too_many_hits <- function(limit, context = "vector", call = rlang::caller_env(),
+                                per_chunk = FALSE) {
+  ducksassy_abort(
+    c(
+      paste0(
+        "The search found more than ", format(limit, big.mark = ",", scientific = FALSE),
+        " hits (the `max_hits` limit, `getOption(\"ducksassy.max_hits\")`)",
+        if (per_chunk) " in one chunk of rows", "."
+      ),
+      limit_hint(context)
+    ),
+    class = "ducksassy_limit_error",
+    value = limit,
+    call = call
+  )
+}
+
+#' A file error (`kind` `file_*`): names the file as the user gave it
+#' @noRd
+abort_file_error <- function(err, f, paths, output, arg, call) {
+  as_count <- function(x) {
+    if (is.null(x)) NULL else if (x <= .Machine$integer.max) as.integer(x) else x
+  }
+  path <- f("path")
+  index <- NA_integer_
+  if (!is.null(output) && identical(path, path.expand(output))) {
+    arg <- "output"
+    path <- output
+  } else if (!is.null(paths)) {
+    index <- match(path, path.expand(paths))
+    if (!is.na(index)) {
+      path <- paths[[index]]
+    }
+  }
+  file <- paste0("\"", cli_escape(path), "\"")
+  record <- f("record")
+  line <- f("line")
+  reason <- cli_escape(f("message") %||% "")
+  at <- if (!is.null(record) && !is.null(line)) {
+    paste0("At record ", plain_number(record), " (line ", plain_number(line), "): ")
+  } else if (!is.null(record)) {
+    paste0("At record ", plain_number(record), ": ")
+  } else if (!is.null(line)) {
+    paste0("At line ", plain_number(line), ": ")
+  } else {
+    ""
+  }
+  kind <- err$kind
+  bullets <- switch(kind,
+    file_open = c(paste0("Can't open file ", file, "."), x = paste0(capitalise(reason), ".")),
+    file_parse = c(
+      paste0("Can't read file ", file, "."),
+      x = paste0(if (nzchar(at)) paste0(at, reason) else capitalise(reason), ".")
+    ),
+    file_write = c(paste0("Can't write file ", file, "."), x = paste0(capitalise(reason), ".")),
+    file_too_many_records = paste0(
+      "File ", file, " has more than ", format(f("limit"), scientific = FALSE),
+      " records, more than an R integer can number."
+    ),
+    file_letter = c(
+      paste0(
+        "Record ", plain_number(record), " (\"", cli_escape(f("name")), "\") of file ", file,
+        " has a letter that is not in the ", f("alphabet"), " alphabet."
+      ),
+      x = paste0("It is ", cli_escape(format_letter(f("letter"))), " at position ", plain_number(f("position")), "."),
+      if (isTRUE(f("letter") %in% c(78L, 110L))) c(i = "Use `alphabet = \"iupac\"` for sequences with N.")
+    )
+  )
+  class <- if (kind == "file_letter") {
+    "ducksassy_input_error"
+  } else {
+    c("ducksassy_file_error", "ducksassy_input_error")
   }
   ducksassy_abort(
     bullets,
     class = class,
     arg = arg,
-    index = index,
-    value = value,
+    index = if (is.na(index) || length(paths) == 1L) NULL else index,
+    value = path,
+    path = path,
+    record = as_count(record),
+    line = as_count(line),
+    name = f("name"),
+    position = f("position"),
+    letter = if (!is.null(f("letter"))) format_letter(f("letter")),
     call = call
   )
 }
@@ -244,12 +528,13 @@ capitalise <- function(x) {
   paste0(toupper(substr(x, 1L, 1L)), substr(x, 2L, nchar(x)))
 }
 
-#' Check a value returned by the binding; re-raise it if it is an error
+#' Check a value returned by the binding; raise it if it is an error
+#'
+#' `...`: the call's context for `rust_condition()`.
 #' @noRd
-rust_result <- function(res, call = rlang::caller_env(),
-                        limit_context = "vector") {
+rust_result <- function(res, call = rlang::caller_env(), ...) {
   if (inherits(res, "ducksassy_rust_error")) {
-    abort_rust_error(res, call = call, limit_context = limit_context)
+    rust_condition(res, call = call, ...)
   }
   res
 }

@@ -253,21 +253,8 @@ sassy_crispr_fastx <- function(paths,
   on.exit(progress_done(progress), add = TRUE)
   res <- ds_crispr_fastx(
     path.expand(paths),
-    plan$guides,
-    plan$k,
-    plan$pam_length,
-    plan$allow_pam_edits,
-    plan$max_n_frac,
-    plan$rc,
-    plan$cigar,
-    plan$threads,
-    max_hits_option(call = call),
-    size[["bytes"]],
-    size[["records"]],
-    0, # every record: skip none, read to the end
-    NaN,
-    plan$region,
-    plan_indels(plan),
+    as_plan(plan, max_hits = max_hits_option(call = call)),
+    new_read_options(size, region = plan$region),
     progress_callback(progress)
   )
   res <- fastx_result(res, "paths", paths, call = call)
@@ -367,12 +354,7 @@ sassy_crispr_table <- function(con,
     }
     plan$texts <- chunk_texts(chunk[[column]], src, column, call = call)
     limit <- if (is.null(out_spec)) max_hits - n_out else max_hits
-    res <- ds_crispr(
-      plan$texts, plan$guides, plan$k, plan$pam_length, plan$allow_pam_edits,
-      plan$max_n_frac, plan$rc, plan$cigar, plan$threads, as.double(limit),
-      plan_indels(plan),
-      NULL
-    )
+    res <- ds_crispr(plan$texts, as_plan(plan, max_hits = limit), NULL)
     res <- crispr_table_result(res, rows_done, column, max_hits, call,
       output = !is.null(out_spec)
     )
@@ -419,27 +401,10 @@ crispr_table_result <- function(res, offset, column, max_hits, call,
   if (!inherits(res, "ducksassy_rust_error")) {
     return(res)
   }
-  if (identical(res$class, "ducksassy_limit_error")) {
+  if (identical(res$kind, "too_many_hits")) {
     abort_table_limit(max_hits, output, call)
   }
-  if (identical(res$arg, "texts") && is.numeric(res$index) && !is.na(res$index)) {
-    row <- offset + res$index
-    message <- sub(
-      "^`texts`\\[[0-9]+\\]",
-      paste0("Row ", format(row, scientific = FALSE), " (column \"", column, "\")"),
-      res$message
-    )
-    ducksassy_abort(
-      cli_escape(message),
-      class = "ducksassy_input_error",
-      arg = "column",
-      index = row,
-      value = res$value,
-      row = row,
-      call = call
-    )
-  }
-  rust_result(res, call = call)
+  rust_result(res, call = call, rows = list(offset = offset, column = column))
 }
 
 #' Check every CRISPR argument
@@ -458,12 +423,12 @@ new_crispr_plan <- function(guides, k, pam_length, allow_pam_edits,
   guides <- check_guides(guides, call = call)
   pam_length <- check_pam_length(pam_length, guides, call = call)
   allow_pam_edits <- check_flag(allow_pam_edits, "allow_pam_edits", call = call)
-  k <- check_crispr_k(k, guides, pam_length, allow_pam_edits, call = call)
+  k <- check_k(k, call = call)
   max_n_frac <- check_fraction(max_n_frac, "max_n_frac", call)
   if (is.na(max_n_frac)) {
     max_n_frac <- 1
   }
-  list(
+  args <- list(
     guides = guides,
     k = k,
     pam_length = pam_length,
@@ -474,10 +439,11 @@ new_crispr_plan <- function(guides, k, pam_length, allow_pam_edits,
     threads = check_threads(threads, call = call),
     indels = check_flag(indels, "indels", call = call)
   )
+  # the domain rules (the letters of the guides, PAM and k below each
+  # guide's length or spacer) are the core's, checked once here
+  check_plan(as_plan(args), call = call)
+  args
 }
-
-# IUPAC nucleotide codes (U read as T, X a masked base), either case.
-iupac_letters <- "ACGTURYSWKMBDHVNX"
 
 check_guides <- function(guides, call = rlang::caller_env()) {
   guides <- as_texts(guides, arg = "guides", call = call)
@@ -507,20 +473,7 @@ check_guides <- function(guides, call = rlang::caller_env()) {
   if (length(bad) > 0L) {
     abort_guide("`guides` must not contain empty strings.", bad)
   }
-  pos <- regexpr(paste0("[^", iupac_letters, tolower(iupac_letters), "]"), guides, useBytes = TRUE)
-  bad <- which(pos > 0L)
-  if (length(bad) > 0L) {
-    i <- bad[[1L]]
-    letter <- substr(guides[[i]], pos[[i]], pos[[i]])
-    abort_guide(
-      "`guides` must be IUPAC nucleotide codes (ACGTU RYSWKMBDHVNX).",
-      bad,
-      c(i = paste0(
-        "`guides[", i, "]` has ", format_value(letter), " at position ",
-        pos[[i]], "."
-      ))
-    )
-  }
+  # (letters outside IUPAC: the core's rule, check_plan())
   guides
 }
 
@@ -551,62 +504,9 @@ check_pam_length <- function(pam_length, guides, call = rlang::caller_env()) {
       call = call
     )
   }
+  # (below each guide's length: the core's rule, check_plan())
   pam <- rep_len(as.integer(pam_length), n)
-  len <- nchar(guides, type = "bytes")
-  bad <- which(len <= pam)
-  if (length(bad) > 0L) {
-    i <- bad[[1L]]
-    ducksassy_abort(
-      c(
-        "`pam_length` must be less than the length of every guide.",
-        x = paste0(
-          "`pam_length", if (!one) paste0("[", i, "]"), "` is ", pam[[i]],
-          ", but `guides[", i, "]` (", format_value(guides[[i]]),
-          ") has length ", len[[i]], "."
-        ),
-        i = "Each guide ends with its PAM: the spacer comes first, then `pam_length` PAM letters.",
-        more_bullet(bad)
-      ),
-      arg = "pam_length",
-      index = i,
-      value = pam[[i]],
-      call = call
-    )
-  }
   if (one) pam[1L] else pam
-}
-
-check_crispr_k <- function(k, guides, pam_length, allow_pam_edits,
-                           call = rlang::caller_env()) {
-  if (!is_whole_scalar(k) || k < 0) {
-    abort_scalar("k", "a single whole number >= 0", k, call)
-  }
-  len <- nchar(guides, type = "bytes")
-  if (!allow_pam_edits) {
-    len <- len - rep_len(pam_length, length(guides))
-  }
-  bad <- which(len <= k)
-  if (length(bad) > 0L) {
-    i <- bad[[1L]]
-    what <- if (allow_pam_edits) "guide" else "spacer (guide without its PAM)"
-    ducksassy_abort(
-      c(
-        paste0("`k` must be less than the length of every ", what, "."),
-        x = paste0(
-          "`k` is ", format_value(k), ", but `guides[", i, "]` (",
-          format_value(guides[[i]]), ") has a ",
-          if (allow_pam_edits) "length" else "spacer length", " of ",
-          len[[i]], "."
-        ),
-        more_bullet(bad)
-      ),
-      arg = "k",
-      index = i,
-      value = k,
-      call = call
-    )
-  }
-  as.integer(k)
 }
 
 #' Call the CRISPR binding for character texts
@@ -619,19 +519,10 @@ run_crispr <- function(plan, record_offset = 0L, call = rlang::caller_env(),
   }
   res <- ds_crispr(
     plan$texts,
-    plan$guides,
-    plan$k,
-    plan$pam_length,
-    plan$allow_pam_edits,
-    plan$max_n_frac,
-    plan$rc,
-    plan$cigar,
-    plan$threads,
-    max_hits_option(call = call),
-    plan_indels(plan),
+    as_plan(plan, max_hits = max_hits_option(call = call)),
     progress_callback(progress)
   )
-  rust_result(offset_rust_error(res, record_offset), call = call)
+  rust_result(res, call = call, offset = record_offset)
 }
 
 # A hit table with `guide` (and `guide_name`) in place of `pattern`.

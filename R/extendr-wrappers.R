@@ -4,8 +4,16 @@
 # by hand (run `make wrappers` after changing the entry points).
 # Never exported: the user-facing functions check their arguments in R first.
 
-ds_search <- function(texts, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits, indels, progress, attrs) {
-  .Call(wrap__ds_search, texts, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits, indels, progress, attrs)
+ds_search <- function(texts, plan, progress, attrs) {
+  .Call(wrap__ds_search, texts, plan, progress, attrs)
+}
+
+ds_check_plan <- function(plan) {
+  .Call(wrap__ds_check_plan, plan)
+}
+
+ds_test_panic <- function(where, threads) {
+  .Call(wrap__ds_test_panic, where, threads)
 }
 
 ds_sassy_version <- function() {
@@ -16,8 +24,8 @@ ds_rust_simd <- function() {
   .Call(wrap__ds_rust_simd)
 }
 
-ds_table_submit <- function(seq, column, format, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits, indels) {
-  .Call(wrap__ds_table_submit, seq, column, format, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits, indels)
+ds_table_submit <- function(seq, column, format, plan) {
+  .Call(wrap__ds_table_submit, seq, column, format, plan)
 }
 
 ds_table_collect <- function(handle) {
@@ -36,20 +44,20 @@ ds_cigar_sam <- function(cigar, minus, clip_start, clip_end) {
   .Call(wrap__ds_cigar_sam, cigar, minus, clip_start, clip_end)
 }
 
-ds_crispr <- function(texts, guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits, indels, progress) {
-  .Call(wrap__ds_crispr, texts, guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits, indels, progress)
+ds_crispr <- function(texts, plan, progress) {
+  .Call(wrap__ds_crispr, texts, plan, progress)
 }
 
-ds_crispr_fastx <- function(paths, guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits, batch_bytes, batch_records, skip, n_records, region, indels, progress) {
-  .Call(wrap__ds_crispr_fastx, paths, guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads, max_hits, batch_bytes, batch_records, skip, n_records, region, indels, progress)
+ds_crispr_fastx <- function(paths, plan, read, progress) {
+  .Call(wrap__ds_crispr_fastx, paths, plan, read, progress)
 }
 
-ds_fastx_search <- function(paths, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits, batch_bytes, batch_records, skip, n_records, region, indels, progress) {
-  .Call(wrap__ds_fastx_search, paths, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits, batch_bytes, batch_records, skip, n_records, region, indels, progress)
+ds_fastx_search <- function(paths, plan, read, progress) {
+  .Call(wrap__ds_fastx_search, paths, plan, read, progress)
 }
 
-ds_fastx_filter <- function(path, output, patterns, k, alphabet, ignore_case, rc, overhang, max_n_frac, threads, invert, gzip, batch_bytes, batch_records, indels, progress) {
-  .Call(wrap__ds_fastx_filter, path, output, patterns, k, alphabet, ignore_case, rc, overhang, max_n_frac, threads, invert, gzip, batch_bytes, batch_records, indels, progress)
+ds_fastx_filter <- function(path, output, invert, gzip, plan, read, progress) {
+  .Call(wrap__ds_fastx_filter, path, output, invert, gzip, plan, read, progress)
 }
 
 ds_fastx_read <- function(path, n_max, batch_bytes, batch_records) {

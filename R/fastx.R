@@ -248,24 +248,8 @@ sassy_search_fastx <- function(paths,
   on.exit(progress_done(progress), add = TRUE)
   res <- ds_fastx_search(
     path.expand(paths),
-    plan$patterns,
-    plan$k,
-    plan$alphabet,
-    plan$ignore_case,
-    plan$rc,
-    plan$all_endpoints,
-    na_as_nan(plan$overhang),
-    na_as_nan(plan$max_n_frac),
-    plan$cigar,
-    plan$threads,
-    what,
-    max_hits_option(call = call),
-    size[["bytes"]],
-    size[["records"]],
-    0, # every record: skip none, read to the end
-    NaN,
-    plan$region && what == "hits",
-    plan_indels(plan),
+    as_plan(plan, what, max_hits_option(call = call)),
+    new_read_options(size, region = plan$region),
     progress_callback(progress)
   )
   res <- fastx_result(res, "paths", paths, call = call)
@@ -311,19 +295,10 @@ sassy_filter_fastx <- function(path,
   res <- ds_fastx_filter(
     path.expand(path),
     path.expand(output),
-    plan$patterns,
-    plan$k,
-    plan$alphabet,
-    plan$ignore_case,
-    plan$rc,
-    na_as_nan(plan$overhang),
-    na_as_nan(plan$max_n_frac),
-    plan$threads,
     invert,
     grepl("\\.gz$", output, ignore.case = TRUE),
-    size[["bytes"]],
-    size[["records"]],
-    plan_indels(plan),
+    as_plan(plan, "contains"),
+    new_read_options(size),
     progress_callback(progress)
   )
   res <- fastx_result(res, "path", path, output = output, call = call)
@@ -461,68 +436,16 @@ fastx_pattern_columns <- function(patterns, id_columns) {
 # ---------------------------------------------------------------------------
 # Errors from the binding
 
-#' Re-raise a FASTA/FASTQ error value from the binding
+#' Check a value from a file-reading entry point of the binding
 #'
-#' File errors carry `path`, `record`, `line` (and, for a letter outside the
-#' alphabet, `name`, `position`, `letter`); other errors go through
-#' `rust_result()`.
+#' File errors name the file as the user gave it (`paths`, or `output`),
+#' `arg` is their argument; hit-limit advice is the file family's. The
+#' condition is built by `rust_condition()` (conditions.R).
 #' @noRd
 fastx_result <- function(res, arg, paths, output = NULL,
                          call = rlang::caller_env()) {
-  if (!inherits(res, "ducksassy_rust_error") || is.null(res$path) ||
-    all(is.na(res$path))) {
-    return(rust_result(res, call = call, limit_context = "fastx"))
-  }
-  field <- function(name) {
-    x <- res[[name]]
-    if (is.null(x) || length(x) != 1L || is.na(x)) NULL else x
-  }
-  as_count <- function(x) {
-    if (is.null(x)) NULL else if (x <= .Machine$integer.max) as.integer(x) else x
-  }
-  class <- field("class") %||% "ducksassy_file_error"
-  class <- if (identical(class, "ducksassy_file_error")) {
-    c("ducksassy_file_error", "ducksassy_input_error")
-  } else if (is.character(class) && startsWith(class, "ducksassy_")) {
-    class
-  } else {
-    "ducksassy_internal_error"
-  }
-  path <- field("path")
-  # the path as the user gave it, where the expanded one is one of them
-  expanded <- path.expand(paths)
-  index <- match(path, expanded)
-  is_output <- !is.null(output) && identical(path, path.expand(output))
-  if (is_output) {
-    arg <- "output"
-    index <- NA_integer_
-  }
-  if (!is.na(index)) {
-    path <- paths[[index]]
-  }
-  headline <- field("headline")
-  detail <- field("detail")
-  bullets <- if (is.null(headline)) {
-    cli_escape(field("message") %||% "The file could not be read.")
-  } else {
-    c(cli_escape(headline), x = if (!is.null(detail)) cli_escape(detail))
-  }
-  if (identical(field("letter"), "\"N\"") || identical(field("letter"), "\"n\"")) {
-    bullets <- c(bullets, i = "Use `alphabet = \"iupac\"` for sequences with N.")
-  }
-  ducksassy_abort(
-    bullets,
-    class = class,
-    arg = arg,
-    index = if (is.na(index) || length(paths) == 1L) NULL else index,
-    value = path,
-    path = path,
-    record = as_count(field("record")),
-    line = as_count(field("line")),
-    name = field("name"),
-    position = field("position"),
-    letter = field("letter"),
-    call = call
+  rust_result(res, call = call, limit_context = "fastx", paths = paths,
+    output = output, path_arg = arg
   )
 }
 

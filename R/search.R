@@ -441,7 +441,7 @@ run_search <- function(plan, mode, call = rlang::caller_env(),
     on.exit(progress_done(progress), add = TRUE)
   }
   res <- ds_search_plan(plan, mode, max_hits_option(call = call), progress_callback(progress), attrs)
-  rust_result(offset_rust_error(res, record_offset), call = call)
+  rust_result(res, call = call, offset = record_offset)
 }
 
 # The progress bar's label for a search of `texts`.
@@ -449,26 +449,8 @@ search_label <- function(texts) {
   paste("Searching", format(length(texts), big.mark = ","), "texts")
 }
 
-# The binding call for a validated plan: the one place that spells out
-# ds_search()'s positional arguments (the vector and table searches use it).
+# The binding call for checked arguments (the vector and table searches
+# use it); the plan is built in plan.R.
 ds_search_plan <- function(plan, mode, max_hits, progress = NULL, attrs = NULL) {
-  ds_search(
-    plan$texts, plan$patterns, plan$k, plan$alphabet, plan$ignore_case,
-    plan$rc, plan$all_endpoints, na_as_nan(plan$overhang),
-    na_as_nan(plan$max_n_frac), plan$cigar, plan$threads, mode, max_hits,
-    plan_indels(plan),
-    progress, attrs
-  )
-}
-
-# `indels` of a plan (plans built before the argument existed lack it).
-plan_indels <- function(plan) {
-  if (is.null(plan$indels)) TRUE else plan$indels
-}
-
-# "No value" for the binding's double scalars. extendr refuses NA_real_ for
-# an `f64` argument ("Must not be NA"), while NaN converts and the binding
-# reads any NaN as "not set".
-na_as_nan <- function(x) {
-  if (is.na(x)) NaN else x
+  ds_search(plan$texts, as_plan(plan, mode, max_hits), progress, attrs)
 }

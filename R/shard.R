@@ -340,17 +340,7 @@ shard_bind <- function(pieces) {
 # The hit limit of the whole call, over the bound shards.
 check_shard_hits <- function(n, max_hits, call, context = "vector") {
   if (n > max_hits) {
-    ducksassy_abort(
-      c(
-        paste0(
-          "The search found more than ", format(max_hits, big.mark = ",", scientific = FALSE),
-          " hits (`getOption(\"ducksassy.max_hits\")`)."
-        ),
-        limit_hint(context)
-      ),
-      class = "ducksassy_limit_error",
-      call = call
-    )
+    abort_too_many_hits(max_hits, context, call)
   }
 }
 
@@ -492,18 +482,13 @@ shard_fastx_work <- function(shard, args) {
   size <- args$size
   res <- if (args$what == "crispr") {
     ds_crispr_fastx(
-      shard$full, plan$guides, plan$k, plan$pam_length, plan$allow_pam_edits,
-      plan$max_n_frac, plan$rc, plan$cigar, plan$threads, args$max_hits,
-      size[["bytes"]], size[["records"]], shard$skip, shard$n,
-      isTRUE(plan$region), plan_indels(plan), NULL
+      shard$full, as_plan(plan, max_hits = args$max_hits),
+      new_read_options(size, shard$skip, shard$n, plan$region), NULL
     )
   } else {
     ds_fastx_search(
-      shard$full, plan$patterns, plan$k, plan$alphabet, plan$ignore_case,
-      plan$rc, plan$all_endpoints, na_as_nan(plan$overhang),
-      na_as_nan(plan$max_n_frac), plan$cigar, plan$threads, args$what,
-      args$max_hits, size[["bytes"]], size[["records"]], shard$skip, shard$n,
-      isTRUE(plan$region) && args$what == "hits", plan_indels(plan), NULL
+      shard$full, as_plan(plan, args$what, args$max_hits),
+      new_read_options(size, shard$skip, shard$n, plan$region), NULL
     )
   }
   if (inherits(res, "ducksassy_rust_error") && identical(res$path, shard$full)) {

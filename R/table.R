@@ -678,9 +678,7 @@ start_chunk_search <- function(searcher, chunk, offset, limit) {
     if (is.null(batch)) searcher$texts else batch$array,
     if (is.null(batch)) 0L else batch$index,
     if (is.null(batch)) "" else batch$format,
-    plan$patterns, plan$k, plan$alphabet, plan$ignore_case, plan$rc,
-    plan$all_endpoints, na_as_nan(plan$overhang), na_as_nan(plan$max_n_frac),
-    plan$cigar, plan$threads, searcher$mode, searcher$limit, plan_indels(plan)
+    as_plan(plan, searcher$mode, searcher$limit)
   )
   if (inherits(job, "ducksassy_rust_error")) {
     # nothing is running; the error is the chunk's
@@ -735,41 +733,18 @@ table_chunk_result <- function(res, searcher) {
   chunk <- searcher$chunk$data
   cols <- searcher$cols
   offset <- searcher$offset
-  if (identical(res$class, "ducksassy_limit_error")) {
+  if (identical(res$kind, "too_many_hits")) {
     abort_table_limit(max_hits, searcher$output, call)
   }
-  if (identical(res$arg, "texts") && !is.null(res$index) && !is.na(res$index)) {
-    i <- as.integer(res$index)
-    row <- offset + i
-    message <- sub(
-      "^`texts`\\[[0-9]+\\]",
-      paste0("Row ", format(row, scientific = FALSE), " (column \"", column, "\")"),
-      res$message
-    )
-    ids <- if (!is.null(cols) && !cols$record && length(cols$id) > 0L) {
+  ids <- function(i) {
+    if (!is.null(cols) && !cols$record && length(cols$id) > 0L) {
       vals <- vapply(utils_head(cols$id, 5L), function(nm) {
         paste0(nm, " = ", format_value(as.vector(chunk[[nm]][i])))
       }, character(1))
       c(i = paste0("The row's id: ", paste(vals, collapse = ", "), "."))
     }
-    hint <- if (identical(res$value, "\"N\"") || identical(res$value, "\"n\"")) {
-      c(i = "Use `alphabet = \"iupac\"` for sequences with N.")
-    }
-    class <- res$class
-    if (!is.character(class) || !startsWith(class, "ducksassy_")) {
-      class <- "ducksassy_internal_error"
-    }
-    ducksassy_abort(
-      c(cli_escape(message), ids, hint),
-      class = class,
-      arg = "column",
-      index = row,
-      value = res$value,
-      row = row,
-      call = call
-    )
   }
-  rust_result(res, call = call)
+  rust_result(res, call = call, rows = list(offset = offset, column = column, ids = ids))
 }
 
 # Test hook: `options(ducksassy.table_test_hook = function(event) ...)` is
@@ -843,18 +818,8 @@ table_values_piece <- function(values, chunk, cols, offset, n, patterns) {
 # More hits than `max_hits`: over the whole table, or, with `output`, in one
 # chunk (the advice differs: issue 17).
 abort_table_limit <- function(max_hits, output, call) {
-  ducksassy_abort(
-    c(
-      paste0(
-        "The search found more than ", format(max_hits, big.mark = ",", scientific = FALSE),
-        " hits (`getOption(\"ducksassy.max_hits\")`)",
-        if (output) " in one chunk of rows" else "", "."
-      ),
-      limit_hint(if (output) "table_output" else "table")
-    ),
-    class = "ducksassy_limit_error",
-    value = max_hits,
-    call = call
+  abort_too_many_hits(max_hits, if (output) "table_output" else "table", call,
+    per_chunk = output
   )
 }
 

@@ -239,11 +239,8 @@ local({
   try(sassy_search(texts, "NNNNNN", k = 1L), silent = TRUE)
   try(sassy_search(texts, strrep("N", 300), k = 2L, all_endpoints = TRUE), silent = TRUE)
 })
-Sys.setenv(DUCKSASSY_TEST_PANIC = "1")
-plan <- ducksassy:::new_search_plan(texts[1:3], "ACGT", 1L, "iupac", NULL, FALSE, NULL, NULL, FALSE, TRUE, 2L)
-try(ducksassy:::run_search(plan, "panic"), silent = TRUE)
-try(ducksassy:::run_search(plan, "panic-worker"), silent = TRUE)
-Sys.unsetenv("DUCKSASSY_TEST_PANIC")
+try(ducksassy:::rust_result(ducksassy:::ds_test_panic("main", 2L)), silent = TRUE)
+try(ducksassy:::rust_result(ducksassy:::ds_test_panic("worker", 2L)), silent = TRUE)
 # files
 fq <- system.file("extdata", "lambda_reads_1.fq.gz", package = "ducksassy", lib.loc = Sys.getenv("MEMCHECK_RLIB"))
 fa <- system.file("extdata", "lambda_virus.fa", package = "ducksassy", lib.loc = Sys.getenv("MEMCHECK_RLIB"))
@@ -288,7 +285,7 @@ if (exists("ds_table_submit", asNamespace("ducksassy")) && requireNamespace("duc
   try(sassy_search_table(con, DBI::SQL("SELECT id, CASE WHEN id > 120 THEN error('boom') ELSE sequence END AS sequence FROM reads"),
     patterns, k = 2L, chunk_rows = 30L), silent = TRUE)
   # a job dropped without collect: the finalizer cancels and joins it
-  job <- ducksassy:::ds_table_submit(texts, 0L, "", patterns, 2L, "iupac", FALSE, TRUE, FALSE, NaN, NaN, TRUE, 2L, "hits", Inf, TRUE)
+  job <- ducksassy:::ds_table_submit(texts, 0L, "", ducksassy:::new_plan(patterns, 2L, threads = 2L))
   rm(job)
   invisible(gc())
   stopifnot(ducksassy:::ds_table_live_jobs() == 0L)

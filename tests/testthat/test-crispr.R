@@ -496,22 +496,29 @@ test_that("bad arguments are classed errors naming argument, index and value", {
 
 test_that("the Rust side rejects what slips past R", {
   # called directly, the binding validates again and returns an error value
-  res <- ds_crispr("ACGT", "ACGTAGG", 1L, 0L, FALSE, 0.2, TRUE, TRUE, 1L, NaN, TRUE, NULL)
+  crispr <- function(guides, k = 1L, pam_length = 3L, max_n_frac = 0.2) {
+    ds_crispr("ACGT", new_plan(guides, k, max_n_frac = max_n_frac,
+      mode = "hits", all_endpoints = TRUE, pam_length = pam_length), NULL)
+  }
+  res <- crispr("ACGTAGG", pam_length = 0L)
   expect_s3_class(res, "ducksassy_rust_error")
   expect_identical(res$arg, "pam_length")
-  res <- ds_crispr("ACGT", "ACGTAGG", 1L, 3L, FALSE, 2, TRUE, TRUE, 1L, NaN, TRUE, NULL)
+  res <- crispr("ACGTAGG", max_n_frac = 2)
   expect_identical(res$arg, "max_n_frac")
-  res <- ds_crispr("ACGT", c("ACGTAGG", "AC!TAGG"), 1L, 3L, FALSE, 0.2, TRUE, TRUE, 1L, NaN, TRUE, NULL)
+  res <- crispr(c("ACGTAGG", "AC!TAGG"))
   expect_identical(res$arg, "guides")
   expect_identical(res$index, 2L)
-  res <- ds_crispr("ACGT", "ACGTAGG", 4L, 3L, FALSE, 0.2, TRUE, TRUE, 1L, NaN, TRUE, NULL)
+  res <- crispr("ACGTAGG", k = 4L)
   expect_identical(res$arg, "k")
-  res <- ds_crispr("ACGT", "ACGTAGG", 1L, "3", FALSE, 0.2, TRUE, TRUE, 1L, NaN, TRUE, NULL)
-  expect_identical(res$arg, "pam_length")
-  res <- ds_crispr("ACGT", c("ACGTAGG", "ACGTAGG"), 1L, c(3L, 7L), FALSE, 0.2, TRUE, TRUE, 1L, NaN, TRUE, NULL)
+  # a pam_length of the wrong type is caught by R's shape checks; called
+  # directly, the binding names the plan field
+  res <- crispr("ACGTAGG", pam_length = "3")
+  expect_identical(res$kind, "internal")
+  expect_match(res$message, "pam_length", fixed = TRUE)
+  res <- crispr(c("ACGTAGG", "ACGTAGG"), pam_length = c(3L, 7L))
   expect_identical(res$arg, "pam_length")
   expect_identical(res$index, 2L)
-  res <- ds_crispr("ACGT", "ACGTAGG", 1L, c(3L, 3L), FALSE, 0.2, TRUE, TRUE, 1L, NaN, TRUE, NULL)
+  res <- crispr("ACGTAGG", pam_length = c(3L, 3L))
   expect_identical(res$arg, "pam_length")
 })
 

@@ -91,9 +91,10 @@ test_that("file searches show the bytes read of the file size", {
     NULL
   }
   # the entry point directly, with a small batch so that there are polls
-  res <- ducksassy:::ds_fastx_search(reads, long_patterns, 4L, "dna", FALSE,
-    TRUE, FALSE, NaN, NaN, FALSE, 1L, "count", .Machine$integer.max, 4e5, 2,
-    0, NaN, FALSE, TRUE, cb)
+  res <- ducksassy:::ds_fastx_search(reads,
+    ducksassy:::new_plan(long_patterns, 4L, "dna", cigar = FALSE, mode = "count",
+      max_hits = .Machine$integer.max),
+    ducksassy:::new_read_options(c(bytes = 4e5, records = 2)), cb)
   expect_false(inherits(res, "ducksassy_rust_error"))
   calls <- do.call(rbind, seen$calls)
   skip_if(is.null(calls), "the search ended before the first poll")

@@ -216,25 +216,21 @@ test_that("bad input to any argument is a ducksassy_error or the documented resu
 test_that("a panic in the native code is a ducksassy_internal_error and the session goes on", {
   skip_on_cran()
   skip_if_not_installed("callr")
-  # DUCKSASSY_TEST_PANIC makes the binding panic on request (mode "panic" on
-  # R's main thread, "panic-worker" in a thread-pool worker); it is read only
-  # in a subprocess of this test.
+  # ds_test_panic() (a test-only entry point, off the search path) panics on
+  # R's main thread or in a worker of a 2-thread pool; in a subprocess, so
+  # that a failure cannot take this session with it.
   out <- callr::r(function() {
     suppressPackageStartupMessages(library(ducksassy))
-    plan <- ducksassy:::new_search_plan(
-      c("AAAATTGAAA", "CCCATCACCC"), "ATCG", 1L, "iupac", NULL, FALSE, NULL,
-      NULL, FALSE, TRUE, 2L
-    )
-    panic <- function(mode) {
-      tryCatch(ducksassy:::run_search(plan, mode), error = function(e) e)
+    panic <- function(where) {
+      tryCatch(ducksassy:::rust_result(ducksassy:::ds_test_panic(where, 2L)), error = function(e) e)
     }
     list(
-      main = panic("panic"),
-      worker = panic("panic-worker"),
-      again = panic("panic-worker"),
+      main = panic("main"),
+      worker = panic("worker"),
+      again = panic("worker"),
       after = sassy_search(c("AAAATTGAAA", "CCCATCACCC"), "ATCG", k = 1L, threads = 2L)
     )
-  }, libpath = .libPaths(), env = c(callr::rcmd_safe_env(), DUCKSASSY_TEST_PANIC = "1"))
+  }, libpath = .libPaths(), env = callr::rcmd_safe_env())
   for (e in out[c("main", "worker", "again")]) {
     expect_s3_class(e, "ducksassy_internal_error")
     expect_s3_class(e, "ducksassy_error")

@@ -213,16 +213,14 @@ test_that("a bad letter names its row and id with overlap on and off", {
 test_that("the job handles clean up after themselves", {
   # a job dropped without collect: cancelled and joined by the finalizer
   texts <- rep(strrep("ACGTTGCAGATTACA", 200L), 2000L)
-  job <- ds_table_submit(texts, 0L, "", "GATTACA", 2L, "iupac", FALSE, TRUE,
-    FALSE, NaN, NaN, TRUE, 2L, "hits", Inf, TRUE)
+  job <- ds_table_submit(texts, 0L, "", new_plan("GATTACA", 2L, threads = 2L))
   expect_identical(ds_table_live_jobs(), 1L)
   rm(job)
   gc(verbose = FALSE)
   expect_identical(ds_table_live_jobs(), 0L)
   # collect twice, cancel after collect: a classed error, then a no-op
   small <- c("GATTACAGATTACA", NA, "TTT")
-  job <- ds_table_submit(small, 0L, "", "GATTACA", 0L,
-    "iupac", FALSE, TRUE, FALSE, NaN, NaN, TRUE, 1L, "count", Inf, TRUE)
+  job <- ds_table_submit(small, 0L, "", new_plan("GATTACA", 0L, mode = "count"))
   expect_identical(ds_table_collect(job), sassy_count(small, "GATTACA"))
   expect_s3_class(ds_table_collect(job), "ducksassy_rust_error")
   expect_false(ds_table_cancel(job))

@@ -35,10 +35,10 @@
 //! No R API is called off the main thread: the search thread only reads
 //! byte slices; all R values are made here, on the main thread.
 
-use crate::{error_value, guard, make_plan, output_to_r, release_memory, ducksassy_check_interrupt};
+use crate::{error_value, guard, output_to_r, release_memory, ducksassy_check_interrupt};
 use ducksassy_core::arrow::{string_views, ArrowArray, OwnedArray, StringLayout};
 use ducksassy_core::background::{live_jobs, Job};
-use ducksassy_core::{CoreError, Mode, SearchPlan};
+use ducksassy_core::{CoreError, SearchPlan};
 use extendr_api::prelude::*;
 use extendr_ffi as ffi;
 use std::cell::RefCell;
@@ -76,30 +76,13 @@ impl Drop for Running {
 /// Start searching a chunk in the background; see the module docs. `seq` is
 /// a `nanoarrow_array` (then `column` is the 1-based index of the sequence
 /// column in the batch and `format` its Arrow format) or a character vector
-/// (then `column` and `format` are ignored). Returns the job handle, or an
+/// (then `column` and `format` are ignored); `plan` a `ducksassy_plan`
+/// (R/plan.R). Returns the job handle, or an
 /// error value of class `ducksassy_rust_error` as `ds_search()` does.
 #[extendr]
-#[allow(clippy::too_many_arguments)]
-fn ds_table_submit(
-    seq: Robj,
-    column: i32,
-    format: &str,
-    patterns: Robj,
-    k: i32,
-    alphabet: &str,
-    ignore_case: bool,
-    rc: bool,
-    all_endpoints: bool,
-    overhang: f64,
-    max_n_frac: f64,
-    cigar: bool,
-    threads: i32,
-    mode: &str,
-    max_hits: f64,
-    indels: bool,
-) -> Robj {
+fn ds_table_submit(seq: Robj, column: i32, format: &str, plan: Robj) -> Robj {
     guard(|| {
-        let plan = match Mode::parse(mode).and_then(|mode| make_plan(&patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits, indels)) {
+        let plan = match crate::plan::search_plan(&plan) {
             Ok(p) => Arc::new(p),
             Err(e) => return error_value(&e),
         };

@@ -1,101 +1,70 @@
 //! The extendr binding of FASTA/FASTQ search, filter and read: R values in,
 //! one `ducksassy_core::fastx` call, R values out. Errors come back as values
 //! of class `ducksassy_rust_error` (with `path`, `record` and `line` fields
-//! for file errors) that R turns into conditions. `batch_size`,
-//! `path_strings`, `hits_to_r` and `fastx_error_value` are shared with other
+//! for file errors) that R turns into conditions. `path_strings`,
+//! `hits_to_r` and `fastx_error_value` are shared with other
 //! file-reading entry points of the binding.
 
 use ducksassy_core::fastx::{self, BatchSize, Column, FastxError, FastxHits, FastxValues, Format, SearchOutput};
+use ducksassy_core::error::{Rule, Value};
 use ducksassy_core::{Control, CoreError, Mode};
+pub(crate) use crate::error::fastx_error_value;
 use extendr_api::prelude::*;
 use extendr_ffi as ffi;
 use std::os::raw::c_int;
 
-/// Search FASTA/FASTQ files; see `sassy_search_fastx()` in R. Returns, for
-/// `mode = "hits"`, `list(hits = <hit columns>, file, name)` with one `file`
-/// (1-based path index) and `name` per hit; otherwise
+/// Search FASTA/FASTQ files; see `sassy_search_fastx()` in R. `plan` is a
+/// `ducksassy_plan`, `read` the reading options (R/plan.R, `plan.rs`).
+/// Returns, for `mode = "hits"`, `list(hits = <hit columns>, file, name)`
+/// with one `file` (1-based path index) and `name` per hit; otherwise
 /// `list(records_per_file, name, values)`: the record count of each file, a
 /// name per record, and a list with one vector per pattern (integer counts,
-/// or logical for contains). `skip` and `n_records` select a record range of
-/// each file (`0`, `NaN`: all): records before it are parsed, not searched,
-/// and record numbers stay those of the file (for `record_range()` shards).
+/// or logical for contains). The read options' `skip` and `n_records`
+/// select a record range of each file (`0`, `NULL`: all): records before it
+/// are parsed, not searched, and record numbers stay those of the file (for
+/// `record_range()` shards).
 #[extendr]
-#[allow(clippy::too_many_arguments)]
-fn ds_fastx_search(
-    paths: Robj,
-    patterns: Robj,
-    k: i32,
-    alphabet: &str,
-    ignore_case: bool,
-    rc: bool,
-    all_endpoints: bool,
-    overhang: f64,
-    max_n_frac: f64,
-    cigar: bool,
-    threads: i32,
-    mode: &str,
-    max_hits: f64,
-    batch_bytes: f64,
-    batch_records: f64,
-    skip: f64,
-    n_records: f64,
-    region: bool,
-    indels: bool,
-    progress: Robj,
-) -> Robj {
+fn ds_fastx_search(paths: Robj, plan: Robj, read: Robj, progress: Robj) -> Robj {
     crate::guard(|| fastx_result((|| -> Result<Robj, FastxError> {
-        let mode = Mode::parse(mode)?;
-        let plan = crate::make_plan(&patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits, indels)?;
+        let plan = crate::plan::search_plan(&plan)?;
+        let read = crate::plan::read_options(&read, plan.threads)?;
         let paths = path_strings(&paths, "paths")?;
-        let range = record_range(skip, n_records)?;
         let ctl = Control::new();
         let total = crate::progress::files_size(&paths);
         let mut progress = crate::progress::Progress::new(&progress);
         let mut poll = || progress.poll(|| crate::progress::file_bytes_read(&ctl, total));
-        let out = fastx::search_regions(&plan, &paths, range, batch_size(batch_bytes, batch_records, plan.threads), region, &ctl, &mut poll)?;
+        let region = read.region && plan.mode == Mode::Hits;
+        let out = fastx::search_regions(&plan, &paths, read.range, read.batch, region, &ctl, &mut poll)?;
         Ok(match out {
             SearchOutput::Hits(h) => {
-                let r = hits_to_r(&h, cigar);
+                let r = hits_to_r(&h, plan.cigar);
                 ducksassy_core::hits::recycle(h.bufs);
                 r?
             }
-            SearchOutput::Values(v) => values_to_r(&v, mode == Mode::Contains)?,
+            SearchOutput::Values(v) => values_to_r(&v, plan.mode == Mode::Contains)?,
         })
     })()))
 }
 
 /// Write the records of `path` with (or, with `invert`, without) a hit to
-/// `output`; see `sassy_filter_fastx()`. Returns `c(read =, written =)` as
-/// doubles (files may hold more than 2^31 records).
+/// `output`; see `sassy_filter_fastx()`. `plan` is a contains plan, `read`
+/// the reading options (only the batch sizes are used). Returns
+/// `c(read =, written =)` as doubles (files may hold more than 2^31 records).
 #[extendr]
-#[allow(clippy::too_many_arguments)]
-fn ds_fastx_filter(
-    path: Robj,
-    output: Robj,
-    patterns: Robj,
-    k: i32,
-    alphabet: &str,
-    ignore_case: bool,
-    rc: bool,
-    overhang: f64,
-    max_n_frac: f64,
-    threads: i32,
-    invert: bool,
-    gzip: bool,
-    batch_bytes: f64,
-    batch_records: f64,
-    indels: bool,
-    progress: Robj,
-) -> Robj {
+fn ds_fastx_filter(path: Robj, output: Robj, invert: bool, gzip: bool, plan: Robj, read: Robj, progress: Robj) -> Robj {
     crate::guard(|| fastx_result((|| -> Result<Robj, FastxError> {
-        let plan = crate::make_plan(&patterns, k, alphabet, ignore_case, rc, false, overhang, max_n_frac, false, threads, Mode::Contains, f64::NAN, indels)?;
+        let plan = crate::plan::search_plan(&plan)?;
+        if plan.mode != Mode::Contains {
+            return Err(CoreError::Internal("ds_fastx_filter() needs a contains plan".into()).into());
+        }
+        let read = crate::plan::read_options(&read, plan.threads)?;
         let path = one_path(&path, "path")?;
         let output = one_path(&output, "output")?;
         let ctl = Control::new();
         let total = crate::progress::files_size(std::slice::from_ref(&path));
         let mut progress = crate::progress::Progress::new(&progress);
         let mut poll = || progress.poll(|| crate::progress::file_bytes_read(&ctl, total));
-        let c = fastx::filter(&plan, &path, &output, gzip, invert, batch_size(batch_bytes, batch_records, plan.threads), &ctl, &mut poll)?;
+        let c = fastx::filter(&plan, &path, &output, gzip, invert, read.batch, &ctl, &mut poll)?;
         let mut v = Doubles::from_values([c.read as f64, c.written as f64]);
         v.set_names(["read", "written"]).map_err(|e| CoreError::Internal(e.to_string()))?;
         Ok(v.into())
@@ -150,28 +119,6 @@ fn ds_fastx_count(paths: Robj) -> Robj {
     })()))
 }
 
-/// The record range of each file from R doubles: skip the first `skip`
-/// records (`0`: none), then read `n_records` (`NaN` or `Inf`: to the end).
-pub(crate) fn record_range(skip: f64, n_records: f64) -> Result<fastx::RecordRange, CoreError> {
-    let bad = |arg: &'static str, x: f64| CoreError::InvalidArgument {
-        arg,
-        index: None,
-        value: x.to_string(),
-        expected: "a whole number >= 0".into(),
-    };
-    if !(skip.is_finite() && skip >= 0.0 && skip.fract() == 0.0) {
-        return Err(bad("skip", skip));
-    }
-    let n = if n_records.is_nan() || n_records == f64::INFINITY {
-        None
-    } else if n_records >= 0.0 && n_records.is_finite() && n_records.fract() == 0.0 {
-        Some(n_records as u64)
-    } else {
-        return Err(bad("n_records", n_records));
-    };
-    Ok(fastx::RecordRange { skip: skip as u64, n })
-}
-
 /// The R value of an entry point's result: an error value for R to raise,
 /// after giving the memory of an interrupted or over-limit search back.
 fn fastx_result(r: Result<Robj, FastxError>) -> Robj {
@@ -196,9 +143,9 @@ pub(crate) fn path_strings(x: &Robj, arg: &'static str) -> Result<Vec<String>, C
     s.iter()
         .enumerate()
         .map(|(i, p)| {
-            let bad = |v: &str| CoreError::InvalidArgument { arg, index: Some(i), value: v.into(), expected: "a file path".into() };
-            let p = p.ok_or_else(|| bad("NA"))?;
-            std::str::from_utf8(p).map(str::to_string).map_err(|_| bad("a path that is not valid UTF-8"))
+            let p = p.ok_or_else(|| CoreError::invalid(arg, Some(i), Value::Missing, Rule::NotMissing))?;
+            // R passes paths in UTF-8 (or ASCII); anything else is a bug there
+            std::str::from_utf8(p).map(str::to_string).map_err(|_| CoreError::Internal(format!("`{arg}`[{}] is not valid UTF-8", i + 1)))
         })
         .collect()
 }
@@ -206,7 +153,7 @@ pub(crate) fn path_strings(x: &Robj, arg: &'static str) -> Result<Vec<String>, C
 fn one_path(x: &Robj, arg: &'static str) -> Result<String, CoreError> {
     let mut v = path_strings(x, arg)?;
     if v.len() != 1 {
-        return Err(CoreError::InvalidArgument { arg, index: None, value: format!("{} paths", v.len()), expected: "a single file path".into() });
+        return Err(CoreError::Internal(format!("`{arg}` has {} paths, not one", v.len())));
     }
     Ok(v.remove(0))
 }
@@ -326,39 +273,6 @@ fn values_to_r(v: &FastxValues, logical: bool) -> Result<Robj, FastxError> {
         .collect();
     let values = List::from_values(columns);
     Ok(list!(records_per_file = records_per_file, name = name, values = values).into())
-}
-
-/// The error as a value R turns into a classed condition: the fields of the
-/// main binding's errors (`class`, `message`, `arg`, `index`, `value`) plus
-/// `path`, `record` and `line` (doubles; `NULL` when unknown) and, for a
-/// letter outside the alphabet, `name`, `position` and `letter`.
-pub(crate) fn fastx_error_value(e: &FastxError) -> Robj {
-    if let FastxError::Core(c) = e {
-        return crate::error_value(c);
-    }
-    let (name, position, letter) = match e {
-        FastxError::Letter { name, position, letter, .. } => {
-            (Some(name.clone()), Some(*position as i32 + 1), Some(ducksassy_core::error::fmt_letter(*letter)))
-        }
-        _ => (None, None, None),
-    };
-    let kind = e.parse_kind().map(|k| format!("{k:?}"));
-    let mut l: Robj = list!(
-        class = e.class(),
-        message = e.to_string(),
-        headline = e.headline(),
-        detail = e.detail(),
-        path = e.path().map(|p| p.to_string()),
-        record = e.record().map(|r| r as f64),
-        line = e.line().map(|r| r as f64),
-        kind = kind,
-        name = name,
-        position = position,
-        letter = letter
-    )
-    .into();
-    let _ = l.set_class(&["ducksassy_rust_error"]);
-    l
 }
 
 extendr_module! {

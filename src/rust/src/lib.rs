@@ -5,10 +5,13 @@
 mod arrow;
 mod cigar;
 mod crispr;
+mod error;
 mod fastx;
+mod plan;
 mod progress;
 
-use ducksassy_core::{run, Alphabet, Control, CoreError, HitBuffer, Mode, Output, SearchOptions, SearchPlan};
+use ducksassy_core::{run, Control, CoreError, HitBuffer, Mode, Output, SearchPlan};
+pub(crate) use error::error_value;
 use extendr_api::prelude::*;
 use extendr_ffi as ffi;
 use std::os::raw::c_int;
@@ -20,29 +23,12 @@ extern "C" {
 }
 
 /// Search texts for patterns; see `sassy_search()` in R for the contract.
+/// `plan` is a `ducksassy_plan` list (R/plan.R, read by `plan.rs`).
 /// Returns the hit columns (1-based), a count/contains vector, or an error
 /// value of class `ducksassy_rust_error` that R turns into a condition.
 #[extendr]
-#[allow(clippy::too_many_arguments)]
-fn ds_search(
-    texts: Robj,
-    patterns: Robj,
-    k: i32,
-    alphabet: &str,
-    ignore_case: bool,
-    rc: bool,
-    all_endpoints: bool,
-    overhang: f64,
-    max_n_frac: f64,
-    cigar: bool,
-    threads: i32,
-    mode: &str,
-    max_hits: f64,
-    indels: bool,
-    progress: Robj,
-    attrs: Robj,
-) -> Robj {
-    guard(|| match search(texts, patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, mode, max_hits, indels, &progress) {
+fn ds_search(texts: Robj, plan: Robj, progress: Robj, attrs: Robj) -> Robj {
+    guard(|| match search(texts, &plan, &progress) {
         Ok(r) => set_attrs(r, &attrs),
         Err(e) => {
             if matches!(e, CoreError::Interrupted | CoreError::TooManyHits { .. }) {
@@ -51,6 +37,16 @@ fn ds_search(
             }
             error_value(&e)
         }
+    })
+}
+
+/// Check a plan's domain rules in the core (`check_plan()` in R, once per
+/// call, before any file or table is read): `NULL`, or the error value.
+#[extendr]
+fn ds_check_plan(plan: Robj) -> Robj {
+    guard(|| match plan::search_plan(&plan) {
+        Ok(_) => Robj::from(()),
+        Err(e) => error_value(&e),
     })
 }
 
@@ -104,24 +100,24 @@ pub(crate) fn release_memory() {
     }
 }
 
-/// Test hook (tests/testthat/test-safety-matrix.R): with the environment
-/// variable `DUCKSASSY_TEST_PANIC` set, `mode = "panic"` panics on R's main
-/// thread and `mode = "panic-worker"` in a worker of the search's thread pool,
-/// to check that either becomes a classed R error and the next call works.
-fn test_panic(mode: &str, threads: i32) -> std::result::Result<(), CoreError> {
-    if std::env::var_os("DUCKSASSY_TEST_PANIC").is_none() {
-        return Ok(());
-    }
-    match mode {
-        "panic" => panic!("test panic on the main thread (DUCKSASSY_TEST_PANIC)"),
-        "panic-worker" => {
-            let pool = ducksassy_core::pool::get(threads.max(1) as usize).map_err(CoreError::Resource)?;
+/// Test hook (tests/testthat/test-safety-matrix.R), never on a search's
+/// path: `where = "main"` panics on R's main thread and `where = "worker"`
+/// in a worker of the thread pool of a `threads`-thread search, to check
+/// that either becomes a classed R error and that the next call works.
+#[extendr]
+fn ds_test_panic(r#where: &str, threads: i32) -> Robj {
+    guard(|| match r#where {
+        "main" => panic!("test panic on the main thread"),
+        "worker" => match ducksassy_core::pool::get(threads.max(1) as usize) {
             // install() runs the closure on a worker and re-raises its panic here
-            pool.install(|| -> () { panic!("test panic in a worker thread (DUCKSASSY_TEST_PANIC)") });
-            Ok(())
-        }
-        _ => Ok(()),
-    }
+            Ok(pool) => {
+                pool.install(|| -> () { panic!("test panic in a worker thread") });
+                Robj::from(())
+            }
+            Err(e) => error_value(&CoreError::Resource(e)),
+        },
+        other => error_value(&CoreError::Internal(format!("ds_test_panic(): no place \"{other}\""))),
+    })
 }
 
 /// Version of the bundled sassy crate.
@@ -144,26 +140,8 @@ fn ds_rust_simd() -> &'static str {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn search(
-    texts: Robj,
-    patterns: Robj,
-    k: i32,
-    alphabet: &str,
-    ignore_case: bool,
-    rc: bool,
-    all_endpoints: bool,
-    overhang: f64,
-    max_n_frac: f64,
-    cigar: bool,
-    threads: i32,
-    mode: &str,
-    max_hits: f64,
-    indels: bool,
-    progress: &Robj,
-) -> std::result::Result<Robj, CoreError> {
-    test_panic(mode, threads)?;
-    let plan = make_plan(&patterns, k, alphabet, ignore_case, rc, all_endpoints, overhang, max_n_frac, cigar, threads, Mode::parse(mode)?, max_hits, indels)?;
+fn search(texts: Robj, plan: &Robj, progress: &Robj) -> std::result::Result<Robj, CoreError> {
+    let plan = plan::search_plan(plan)?;
     let texts = borrow_strings(&texts, "texts")?;
     let ctl = Control::new();
     let mut progress = progress::Progress::new(progress);
@@ -198,54 +176,6 @@ fn values_with<E>(n: usize, logical: bool, fill: impl FnOnce(&mut [i32]) -> std:
     }
 }
 
-/// The validated plan of ds_search()'s arguments (also the table and file
-/// searches', arrow.rs and fastx.rs); `NaN` is `NULL` for `overhang`,
-/// `max_n_frac` and `max_hits`.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn make_plan(
-    patterns: &Robj,
-    k: i32,
-    alphabet: &str,
-    ignore_case: bool,
-    rc: bool,
-    all_endpoints: bool,
-    overhang: f64,
-    max_n_frac: f64,
-    cigar: bool,
-    threads: i32,
-    mode: Mode,
-    max_hits: f64,
-    indels: bool,
-) -> std::result::Result<SearchPlan, CoreError> {
-    let opts = SearchOptions {
-        k: if k == i32::MIN { -1 } else { k as i64 },
-        alphabet: Alphabet::parse(alphabet)?,
-        ignore_case,
-        rc,
-        all_endpoints,
-        overhang: finite(overhang),
-        max_n_frac: finite(max_n_frac),
-        cigar,
-        threads: threads.max(0) as usize,
-        mode,
-        max_hits: finite(max_hits).map(|m| m.max(0.0) as u64),
-        indels,
-        // anything newer (e.g. windowing of long records) at its default
-        ..Default::default()
-    };
-    let pats = borrow_strings(patterns, "patterns")?;
-    let mut pat_bytes = Vec::with_capacity(pats.len());
-    for (i, p) in pats.iter().enumerate() {
-        pat_bytes.push(p.ok_or_else(|| CoreError::InvalidArgument {
-            arg: "patterns",
-            index: Some(i),
-            value: "NA".into(),
-            expected: "a non-missing string".into(),
-        })?);
-    }
-    SearchPlan::new(&opts, &pat_bytes)
-}
-
 /// A search's output as R values: the hit columns, or counts / flags.
 pub(crate) fn output_to_r(out: Output, plan: &SearchPlan) -> Robj {
     match out {
@@ -258,21 +188,12 @@ pub(crate) fn output_to_r(out: Output, plan: &SearchPlan) -> Robj {
     }
 }
 
-/// `NA`/`NaN` (R's `NULL` stand-in here) become `None`.
-fn finite(x: f64) -> Option<f64> {
-    (!x.is_nan()).then_some(x)
-}
-
 /// Borrow the bytes of a character vector's elements; `NA` is `None`.
-fn borrow_strings<'a>(x: &'a Robj, arg: &'static str) -> std::result::Result<Vec<Option<&'a [u8]>>, CoreError> {
+pub(crate) fn borrow_strings<'a>(x: &'a Robj, arg: &'static str) -> std::result::Result<Vec<Option<&'a [u8]>>, CoreError> {
     let sexp = unsafe { x.get() };
     if unsafe { ffi::TYPEOF(sexp) } != ffi::SEXPTYPE::STRSXP {
-        return Err(CoreError::InvalidArgument {
-            arg,
-            index: None,
-            value: format!("{:?}", x.rtype()),
-            expected: "a character vector".into(),
-        });
+        // R's shape checks pass character vectors only: a bug there
+        return Err(CoreError::Internal(format!("`{arg}` is not a character vector but {:?}", x.rtype())));
     }
     let n = unsafe { ffi::Rf_xlength(sexp) } as usize;
     if n == 0 {
@@ -367,20 +288,6 @@ fn values_to_r(v: &[i32], logical: bool) -> Robj {
     r.expect("copying cannot fail")
 }
 
-/// The error as a value R turns into a classed condition.
-fn error_value(e: &CoreError) -> Robj {
-    let mut l: Robj = list!(
-        class = e.class(),
-        message = e.to_string(),
-        arg = e.arg().map(|a| a.to_string()),
-        index = e.index().map(|i| (i + 1) as i32),
-        value = e.value()
-    )
-    .into();
-    let _ = l.set_class(&["ducksassy_rust_error"]);
-    l
-}
-
 extendr_module! {
     mod ducksassy;
     use arrow;
@@ -388,6 +295,8 @@ extendr_module! {
     use crispr;
     use fastx;
     fn ds_search;
+    fn ds_check_plan;
+    fn ds_test_panic;
     fn ds_sassy_version;
     fn ds_rust_simd;
 }

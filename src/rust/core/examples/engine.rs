@@ -26,7 +26,7 @@ fn main() {
         .map(|p| p.as_bytes().to_vec())
         .collect();
     let alphabet =
-        Alphabet::parse(&args.str("alphabet", "iupac")).unwrap_or_else(|e| die(&e.to_string()));
+        Alphabet::parse(&args.str("alphabet", "iupac")).unwrap_or_else(|| die("alphabet must be iupac, dna or ascii"));
     let threads: usize = args.num("threads", 1);
     let opts = SearchOptions {
         k: args.num("k", 0),

@@ -40,13 +40,14 @@
 //!
 //! The engine ([`crate::engine`]) runs CRISPR plans like any other: tasks,
 //! windows of long records, threads, ordered merge, cancellation and the hit
-//! limit are the same; [`crate::sink`] calls [`guide_hits`] for each guide of
+//! limit are the same; [`crate::strategy`] calls [`guide_hits`] for each guide of
 //! a plan whose `crispr` field is set. Build such plans with [`plan`] only.
 
-use crate::error::CoreError;
-use crate::options::{Alphabet, Mode, PatternGroup, SearchOptions, SearchPlan};
+use crate::alphabet::{iupac_match, Alphabet};
+use crate::error::{CoreError, Part, Rule, Value};
+use crate::options::{k_below_lengths, Mode, PatternGroup, SearchOptions, SearchPlan};
 use crate::profile::{AnySearcher, ProfileKind};
-use crate::sink::Keep;
+use crate::sink::HitSink;
 use crate::validate::first_invalid_letter;
 use crate::worker::Worker;
 use sassy::{Match, Strand};
@@ -72,14 +73,7 @@ impl Default for CrisprOptions {
     }
 }
 
-/// The validated CRISPR part of a [`SearchPlan`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct CrisprPlan {
-    /// PAM length of each guide.
-    pub pam_length: Vec<usize>,
-    pub allow_pam_edits: bool,
-    pub max_n_frac: f64,
-}
+pub use crate::options::CrisprPlan;
 
 /// Check the options and `guides` (PAM included) and build a plan for
 /// [`crate::run`]: IUPAC alphabet, hits mode, every end position, no overhang;
@@ -88,57 +82,51 @@ pub struct CrisprPlan {
 /// the offending guide.
 pub fn plan(opts: &SearchOptions, guides: &[&[u8]], c: &CrisprOptions) -> Result<SearchPlan, CoreError> {
     if guides.is_empty() {
-        return Err(CoreError::invalid("guides", None, "a vector of length 0", "at least one guide"));
+        return Err(CoreError::invalid("guides", None, Value::Length(0), Rule::NotEmpty));
     }
-    if c.pam_length.len() != 1 && c.pam_length.len() != guides.len() {
+    if let Some(i) = guides.iter().position(|g| g.is_empty()) {
+        return Err(CoreError::invalid("guides", Some(i), "", Rule::NonEmptyString));
+    }
+    if let Some(i) = guides.iter().position(|g| first_invalid_letter(Alphabet::Iupac, g).is_some()) {
+        let (position, letter) = first_invalid_letter(Alphabet::Iupac, guides[i]).expect("found above");
+        return Err(CoreError::InvalidLetter { arg: "guides", index: i, position, letter, alphabet: Alphabet::Iupac.name() });
+    }
+    let one = c.pam_length.len() == 1;
+    if !one && c.pam_length.len() != guides.len() {
+        return Err(CoreError::invalid("pam_length", None, Value::Length(c.pam_length.len()), Rule::OneOrOnePer { of: "guides", n: guides.len() }));
+    }
+    let pam_of = |i: usize| if one { c.pam_length[0] } else { c.pam_length[i] };
+    if let Some(i) = (0..c.pam_length.len()).find(|&i| c.pam_length[i] < 1) {
+        return Err(CoreError::invalid("pam_length", (!one).then_some(i), c.pam_length[i], Rule::WholeAtLeast(1)));
+    }
+    // the PAM below each guide's length: a pam_length error, indexed by
+    // the guide (the value is that guide's PAM length)
+    let bad_pam: Vec<usize> = (0..guides.len()).filter(|&i| pam_of(i) >= guides[i].len()).collect();
+    if let Some((&first, more)) = bad_pam.split_first() {
         return Err(CoreError::invalid(
             "pam_length",
-            None,
-            format!("{} values", c.pam_length.len()),
-            format!("one value or one per guide ({})", guides.len()),
+            (!one).then_some(first),
+            pam_of(first),
+            Rule::BelowLength { of: "guides", index: first, seq: String::from_utf8_lossy(guides[first]).into_owned(), length: guides[first].len(), part: Part::Whole, more: more.to_vec() },
         ));
     }
-    let pam_of = |i: usize| if c.pam_length.len() == 1 { c.pam_length[0] } else { c.pam_length[i] };
-    if let Some(i) = (0..c.pam_length.len()).find(|&i| c.pam_length[i] < 1) {
-        let index = (c.pam_length.len() > 1).then_some(i);
-        return Err(CoreError::invalid("pam_length", index, c.pam_length[i], "a whole number >= 1"));
+    if opts.k < 0 {
+        return Err(CoreError::invalid("k", None, opts.k, Rule::WholeAtLeast(0)));
+    }
+    // what is searched with k edits: the spacer, or the whole guide
+    let searched = |i: usize| if c.allow_pam_edits { guides[i].len() } else { guides[i].len() - pam_of(i) };
+    let part = if c.allow_pam_edits { Part::Whole } else { Part::Spacer };
+    if let Some(e) = k_below_lengths(opts.k as usize, guides, searched, "guides", part) {
+        return Err(e);
     }
     if !(0.0..=1.0).contains(&c.max_n_frac) {
-        return Err(CoreError::invalid("max_n_frac", None, c.max_n_frac, "a number in [0, 1]"));
+        return Err(CoreError::invalid("max_n_frac", None, c.max_n_frac, Rule::Fraction));
     }
-    if opts.k < 0 {
-        return Err(CoreError::invalid("k", None, opts.k, "a whole number >= 0"));
-    }
-    if opts.overhang.is_some() {
-        return Err(CoreError::invalid("overhang", None, "set", "unset for a CRISPR search"));
+    if let Some(a) = opts.overhang {
+        return Err(CoreError::invalid("overhang", None, a, Rule::CrisprFixed));
     }
     if opts.mode != Mode::Hits {
-        return Err(CoreError::invalid("mode", None, format!("{:?}", opts.mode), "hits for a CRISPR search"));
-    }
-    let k = opts.k as usize;
-    for (i, g) in guides.iter().enumerate() {
-        if g.is_empty() {
-            return Err(CoreError::invalid("guides", Some(i), "\"\"", "a non-empty string"));
-        }
-        if let Some((position, letter)) = first_invalid_letter(Alphabet::Iupac, g) {
-            return Err(CoreError::InvalidLetter { arg: "guides", index: i, position, letter, alphabet: "iupac" });
-        }
-        let pam_length = pam_of(i);
-        if pam_length >= g.len() {
-            let index = (c.pam_length.len() > 1).then_some(i);
-            return Err(CoreError::invalid(
-                "pam_length",
-                index,
-                pam_length,
-                format!("less than the length of `guides`[{}] ({})", i + 1, g.len()),
-            ));
-        }
-        // what is searched with k edits: the spacer, or the whole guide
-        let searched = if c.allow_pam_edits { g.len() } else { g.len() - pam_length };
-        if k >= searched {
-            let what = if c.allow_pam_edits { "the length" } else { "the spacer length (guide minus PAM)" };
-            return Err(CoreError::invalid("k", None, k, format!("less than {what} of `guides`[{}] ({searched})", i + 1)));
-        }
+        return Err(CoreError::invalid("mode", None, format!("{:?}", opts.mode).to_lowercase().as_str(), Rule::CrisprFixed));
     }
     let inner = SearchOptions {
         alphabet: Alphabet::Iupac,
@@ -149,15 +137,7 @@ pub fn plan(opts: &SearchOptions, guides: &[&[u8]], c: &CrisprOptions) -> Result
         mode: Mode::Hits,
         ..opts.clone()
     };
-    let mut plan = SearchPlan::new(&inner, guides).map_err(|e| match e {
-        CoreError::InvalidArgument { arg: "patterns", index, value, expected } => {
-            CoreError::InvalidArgument { arg: "guides", index, value, expected }
-        }
-        CoreError::InvalidLetter { arg: "patterns", index, position, letter, alphabet } => {
-            CoreError::InvalidLetter { arg: "guides", index, position, letter, alphabet }
-        }
-        other => other,
-    })?;
+    let mut plan = SearchPlan::new(&inner, guides).map_err(|e| e.renamed("patterns", "guides"))?;
     // each guide alone: the PAM filter is per guide (see the module docs)
     plan.groups = (0..guides.len()).map(PatternGroup::Single).collect();
     plan.crispr = Some(CrisprPlan {
@@ -171,7 +151,7 @@ pub fn plan(opts: &SearchOptions, guides: &[&[u8]], c: &CrisprOptions) -> Result
 /// Hits of guide `pi` in `text` (one searched slice), both strands, handed
 /// to `keep` in slice coordinates. `w.rev` holds the reversed slice when
 /// `plan.rc` (the sink sets it).
-pub(crate) fn guide_hits(plan: &SearchPlan, c: &CrisprPlan, pi: usize, text: &[u8], w: &mut Worker, keep: &mut Keep) {
+pub(crate) fn guide_hits(plan: &SearchPlan, c: &CrisprPlan, pi: usize, text: &[u8], w: &mut Worker, keep: &mut HitSink) {
     let pam_length = c.pam_length[pi];
     strand_hits(plan.k, plan.indels, c, pam_length, &plan.patterns[pi], text, w, |m| keep.fwd(pi, m));
     if plan.rc {
@@ -233,50 +213,12 @@ fn count_n(s: &[u8]) -> usize {
     s.iter().filter(|&&b| b == b'N' || b == b'n').count()
 }
 
-/// Whether IUPAC letters `p` and `t` match (their sets of bases intersect),
-/// case-insensitively: sassy's IUPAC relation.
-#[inline]
-pub(crate) fn iupac_match(p: u8, t: u8) -> bool {
-    IUPAC_BITS[p as usize] & IUPAC_BITS[t as usize] != 0
-}
-
 /// Whether every PAM letter matches the text letter under it (IUPAC: the sets
 /// of bases intersect; `X` matches nothing), case-insensitively.
 fn pam_matches(pam: &[u8], text: &[u8]) -> bool {
-    pam.iter().zip(text).all(|(&p, &t)| IUPAC_BITS[p as usize] & IUPAC_BITS[t as usize] != 0)
+    pam.iter().zip(text).all(|(&p, &t)| iupac_match(p, t))
 }
 
-/// Bases each byte stands for (A=1, C=2, G=4, T=8), both cases; 0 for `X`
-/// and non-IUPAC bytes. The same relation as sassy's IUPAC profile.
-static IUPAC_BITS: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let codes: [(u8, u8); 16] = [
-        (b'A', 1),
-        (b'C', 2),
-        (b'G', 4),
-        (b'T', 8),
-        (b'U', 8),
-        (b'R', 1 | 4),
-        (b'Y', 2 | 8),
-        (b'S', 2 | 4),
-        (b'W', 1 | 8),
-        (b'K', 4 | 8),
-        (b'M', 1 | 2),
-        (b'B', 2 | 4 | 8),
-        (b'D', 1 | 4 | 8),
-        (b'H', 1 | 2 | 8),
-        (b'V', 1 | 2 | 4),
-        (b'N', 15),
-    ];
-    let mut i = 0;
-    while i < codes.len() {
-        let (c, bits) = codes[i];
-        t[c as usize] = bits;
-        t[c.to_ascii_lowercase() as usize] = bits;
-        i += 1;
-    }
-    t
-};
 
 #[cfg(test)]
 mod tests {
@@ -296,7 +238,7 @@ mod tests {
         assert_eq!(e, CoreError::InvalidLetter { arg: "guides", index: 1, position: 5, letter: b'Z', alphabet: "iupac" });
         let e = p(o.clone(), &["ACGTAGG", "AGG"], c.clone()).unwrap_err();
         assert_eq!(e.arg(), Some("pam_length"));
-        assert!(e.to_string().contains("`guides`[2]"), "{e}");
+        assert!(matches!(e, CoreError::InvalidArgument { rule: Rule::BelowLength { index: 1, length: 3, .. }, .. }), "{e:?}");
         assert_eq!(p(o.clone(), &["ACGTAGG"], CrisprOptions { pam_length: vec![0], ..c.clone() }).unwrap_err().arg(), Some("pam_length"));
         // one PAM length per guide
         assert!(p(o.clone(), &["ACGTAGG", "ACGTACGTNNGRRT"], CrisprOptions { pam_length: vec![3, 6], ..c.clone() }).is_ok());

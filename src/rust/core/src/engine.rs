@@ -12,21 +12,20 @@
 //! stop takes effect within one short call and the hits held at a limit
 //! error exceed the limit by at most one call's hits per thread.
 
-use crate::error::CoreError;
+pub use crate::control::{Control, Stop, POLL_INTERVAL};
+use crate::error::{CoreError, Rule, Value};
 use crate::hits::HitBuffer;
 use crate::options::{Mode, PatternGroup, SearchPlan};
 use crate::profile::{AnySearcher, ProfileKind};
-use crate::sink::{self, Encoded, Sink, Window, NA_INT};
+use crate::sink::{Encoded, Sink, Window, NA_INT};
+use crate::strategy;
 use crate::validate::first_invalid_letter;
 use crate::worker::with_worker;
 use rayon::prelude::*;
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
 use std::sync::mpsc;
-use std::time::Duration;
 
-/// How often the waiting caller polls for an interrupt.
-pub const POLL_INTERVAL: Duration = Duration::from_millis(50);
 /// Below this much work (DP blocks, an upper bound, see `work_estimate`) a
 /// call runs without the polling thread (which costs a thread start, tens of
 /// microseconds): it finishes faster than anyone can press Ctrl-C.
@@ -39,79 +38,6 @@ const MIN_TASK_WORK: u64 = 1 << 16;
 /// a worker holds one task's rows at a time and keeps the buffer for the
 /// next task and call (tasks of 1,000 patterns are still 1,000 records).
 const MAX_TASK_CELLS: usize = 1 << 20;
-
-/// Shared between the caller and the workers: cancellation and progress.
-/// Workers read `cancel` after every sassy call and add to `hits` as they
-/// produce them (see [`Stop`]); `done_bytes` grows per task.
-#[derive(Default)]
-pub struct Control {
-    pub cancel: AtomicBool,
-    /// Text bytes searched so far (updated per task).
-    pub done_bytes: AtomicU64,
-    /// What `done_bytes` reaches when the last `run()` call on this control
-    /// finishes (its tasks' bytes), for progress bars; set by `run()`.
-    pub total_bytes: AtomicU64,
-    /// File bytes read so far (compressed bytes for compressed files), for
-    /// the progress of file searches; counted by the FASTX reader.
-    pub read_bytes: AtomicU64,
-    /// Hits produced and held so far (updated after every sassy call that
-    /// found some), against `max_hits`. After a limit error it tells how many
-    /// hits were held when the workers stopped.
-    pub hits: AtomicU64,
-    /// Lowest index of a task that failed, so later tasks stop early while
-    /// earlier ones finish: the error reported is always the first in order.
-    first_failed: AtomicUsize,
-}
-
-impl Control {
-    pub fn new() -> Self {
-        Control { first_failed: AtomicUsize::new(usize::MAX), ..Default::default() }
-    }
-}
-
-/// What a worker checks while it searches: the cancel flag, whether an
-/// earlier task failed, and the hit limit. Relaxed atomics, once per sassy
-/// call: no measurable cost next to the call itself.
-pub struct Stop<'a> {
-    ctl: &'a Control,
-    task_index: usize,
-    max_hits: Option<u64>,
-}
-
-impl<'a> Stop<'a> {
-    /// For the task `task_index` of a search with the limit `max_hits`.
-    pub fn new(ctl: &'a Control, task_index: usize, max_hits: Option<u64>) -> Self {
-        Stop { ctl, task_index, max_hits }
-    }
-
-    /// `Interrupted` once the caller cancelled, or once an earlier task
-    /// failed (its error is the one reported); `TooManyHits` once the workers
-    /// hold more than the limit (so that tasks before the one that crossed
-    /// it stop too, instead of each adding hits).
-    pub fn check(&self) -> Result<(), CoreError> {
-        if self.ctl.cancel.load(Relaxed) || self.task_index > self.ctl.first_failed.load(Relaxed) {
-            return Err(CoreError::Interrupted);
-        }
-        match self.max_hits {
-            Some(limit) if self.ctl.hits.load(Relaxed) > limit => Err(CoreError::TooManyHits { limit }),
-            _ => Ok(()),
-        }
-    }
-
-    /// Count `n` more hits held; `TooManyHits` once all workers together hold
-    /// more than the limit (the total only grows, so whether a search fails
-    /// does not depend on the thread count).
-    pub fn add_hits(&self, n: usize) -> Result<(), CoreError> {
-        if n == 0 {
-            return Ok(());
-        }
-        let held = self.ctl.hits.fetch_add(n as u64, Relaxed) + n as u64;
-        match self.max_hits {
-            Some(limit) if held > limit => Err(CoreError::TooManyHits { limit }),
-            _ => Ok(()),
-        }
-    }
-}
 
 /// The result of a search.
 #[derive(Debug)]
@@ -209,19 +135,19 @@ const POISON: i32 = -7;
 pub fn value_cells(plan: &SearchPlan, n_records: usize) -> Result<usize, CoreError> {
     match n_records.checked_mul(plan.patterns.len()) {
         Some(c) if Vec::<i32>::new().try_reserve_exact(c).is_ok() => Ok(c),
-        _ => Err(CoreError::TooLarge { what: format!("{} records x {} patterns", n_records, plan.patterns.len()) }),
+        _ => Err(CoreError::TooLarge { records: n_records, patterns: plan.patterns.len() }),
     }
 }
 
 /// Record count and lengths the engine's coordinates can hold.
 fn check_texts(texts: &[Option<&[u8]>]) -> Result<(), CoreError> {
     if texts.len() > u32::MAX as usize {
-        return Err(CoreError::invalid("texts", None, texts.len(), "fewer than 2^32 records"));
+        return Err(CoreError::invalid("texts", None, Value::Length(texts.len()), Rule::Below { limit: 1 << 32, unit: "records" }));
     }
     for (i, t) in texts.iter().enumerate() {
         if let Some(t) = t {
             if t.len() >= i32::MAX as usize {
-                return Err(CoreError::invalid("texts", Some(i), format!("{} letters", t.len()), "shorter than 2^31 letters"));
+                return Err(CoreError::invalid("texts", Some(i), Value::Length(t.len()), Rule::Below { limit: i32::MAX as u64, unit: "letters" }));
             }
         }
     }
@@ -529,13 +455,13 @@ fn run_task(
                     None => Window::whole(text.len()),
                 };
                 match &mut sink {
-                    Sink::Hits(out) => sink::record_hits(plan, enc, task.groups.clone(), skip, rec as u32, text, &win, w, out, &stop)?,
+                    Sink::Hits(out) => strategy::record_hits(plan, enc, task.groups.clone(), skip, rec as u32, text, &win, w, out, &stop)?,
                     Sink::Values(v) => {
                         let out = &mut v[j * n_pat..(j + 1) * n_pat];
                         if plan.mode == Mode::Count {
-                            sink::record_counts(plan, enc, task.groups.clone(), skip, text, &win, w, out, &stop)?;
+                            strategy::record_counts(plan, enc, task.groups.clone(), skip, text, &win, w, out, &stop)?;
                         } else {
-                            sink::record_contains(plan, enc, task.groups.clone(), skip, text, &win, w, out, &stop)?;
+                            strategy::record_contains(plan, enc, task.groups.clone(), skip, text, &win, w, out, &stop)?;
                         }
                     }
                 }

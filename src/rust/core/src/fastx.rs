@@ -54,7 +54,7 @@ mod writer;
 pub use error::{FastxError, ParseKind};
 
 use crate::engine::{self, Control, Output, POLL_INTERVAL};
-use crate::error::CoreError;
+use crate::error::{CoreError, Value};
 use crate::hits::HitBuffer;
 use crate::options::{Mode, SearchPlan};
 use crossbeam_channel::RecvTimeoutError;
@@ -118,7 +118,7 @@ pub enum HeaderKeep {
 
 /// What the reader keeps of each record besides its sequence.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Keep {
+pub struct RecordParts {
     pub header: HeaderKeep,
     /// FASTQ quality lines.
     pub qual: bool,
@@ -133,7 +133,7 @@ pub struct Keep {
 pub struct ReadOptions {
     pub batch_bytes: usize,
     pub batch_records: usize,
-    pub keep: Keep,
+    pub keep: RecordParts,
     /// Read at most this many records per file (`None`: all), after `skip`.
     pub n_max: Option<u64>,
     /// Records at the start of each file that are parsed (so that a broken
@@ -145,7 +145,7 @@ pub struct ReadOptions {
 }
 
 impl ReadOptions {
-    pub fn new(size: BatchSize, keep: Keep) -> Self {
+    pub fn new(size: BatchSize, keep: RecordParts) -> Self {
         ReadOptions { batch_bytes: size.bytes, batch_records: size.records, keep, n_max: None, skip: 0 }
     }
 }
@@ -217,7 +217,7 @@ pub struct Batch {
     pub format: Option<Format>,
     /// Sequences, without the line breaks of multi-line FASTA.
     pub seq: Column,
-    /// Names or whole headers (see [`Keep::header`]), or empty.
+    /// Names or whole headers (see [`RecordParts::header`]), or empty.
     pub header: Column,
     /// Qualities (FASTQ, when kept), or empty.
     pub qual: Column,
@@ -397,7 +397,7 @@ pub fn search_regions(
     ctl: &Control,
     poll: &mut dyn FnMut() -> bool,
 ) -> Result<SearchOutput, FastxError> {
-    let mut opts = ReadOptions::new(size, Keep { header: HeaderKeep::Name, ..Default::default() });
+    let mut opts = ReadOptions::new(size, RecordParts { header: HeaderKeep::Name, ..Default::default() });
     opts.skip = range.skip;
     opts.n_max = range.n;
     let n_pat = plan.patterns.len();
@@ -475,12 +475,12 @@ fn run_batch(plan: &SearchPlan, batch: &Batch, path: &str, ctl: &Control, poll: 
             letter,
             alphabet,
         },
-        CoreError::InvalidArgument { arg: "texts", index: Some(i), value, expected } => FastxError::Parse {
+        CoreError::InvalidArgument { arg: "texts", index: Some(i), value: Value::Length(n), .. } => FastxError::Parse {
             path: path.to_string(),
             record: Some(batch.first + i as u64 + 1),
             line: None,
             kind: ParseKind::TooLong,
-            message: format!("the sequence must be {expected}, not {value}"),
+            message: format!("the sequence has {n} letters, more than 2^31 - 1"),
         },
         e => FastxError::Core(e),
     })
@@ -518,7 +518,7 @@ pub fn filter(
     if plan.mode == Mode::Hits {
         return Err(CoreError::Internal("fastx::filter needs a count or contains plan".into()).into());
     }
-    let opts = ReadOptions::new(size, Keep { raw: true, ..Default::default() });
+    let opts = ReadOptions::new(size, RecordParts { raw: true, ..Default::default() });
     let out = writer::Output::create(output, gzip)?;
     let n_pat = plan.patterns.len();
     let paths = [path.to_string()];
@@ -584,7 +584,7 @@ pub struct Records {
 /// Read the records of `path` (at most `n_max`) into memory. With
 /// `n_max = Some(0)` the first record is still parsed, for the format.
 pub fn read(path: &str, n_max: Option<u64>, size: BatchSize, ctl: &Control, poll: &mut dyn FnMut() -> bool) -> Result<Records, FastxError> {
-    let mut opts = ReadOptions::new(size, Keep { header: HeaderKeep::Full, qual: true, seq_strings: true, ..Default::default() });
+    let mut opts = ReadOptions::new(size, RecordParts { header: HeaderKeep::Full, qual: true, seq_strings: true, ..Default::default() });
     opts.n_max = n_max;
     let mut recs = Records::default();
     let paths = [path.to_string()];
@@ -604,7 +604,7 @@ pub fn read(path: &str, n_max: Option<u64>, size: BatchSize, ctl: &Control, poll
 /// decompressing) without keeping any: the sizes for splitting files into
 /// record ranges. Errors as for [`search`] (a broken file is an error).
 pub fn count(paths: &[String], ctl: &Control, poll: &mut dyn FnMut() -> bool) -> Result<Vec<u64>, FastxError> {
-    let mut opts = ReadOptions::new(BatchSize::default(), Keep::default());
+    let mut opts = ReadOptions::new(BatchSize::default(), RecordParts::default());
     // nothing is kept: skip every record, so only the parse is paid for
     opts.skip = u64::MAX;
     let mut counts = vec![0u64; paths.len()];

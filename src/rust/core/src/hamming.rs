@@ -20,11 +20,11 @@
 //! [`single_hits`] / [`tally_single`] for each pattern of a plan with
 //! `indels = false`, and `crispr.rs` calls [`guide_strand`] for guides.
 
-use crate::engine::Stop;
+use crate::control::Stop;
 use crate::error::CoreError;
 use crate::options::{Alphabet, SearchPlan};
 use crate::profile::ProfileKind;
-use crate::sink::{Keep, Window};
+use crate::sink::{HitSink, Window};
 use crate::worker::Worker;
 use pa_types::{Cigar, CigarOp};
 use sassy::{Match, Strand};
@@ -33,7 +33,7 @@ use sassy::{Match, Strand};
 #[inline]
 pub fn letters_match(alphabet: Alphabet, p: u8, t: u8) -> bool {
     match alphabet {
-        Alphabet::Iupac => crate::crispr::iupac_match(p, t),
+        Alphabet::Iupac => crate::alphabet::iupac_match(p, t),
         Alphabet::Dna => p.eq_ignore_ascii_case(&t),
         Alphabet::Ascii => p == t,
     }
@@ -115,7 +115,7 @@ fn strand_ends(plan: &SearchPlan, pattern: &[u8], text: &[u8], w: &mut Worker, k
 
 /// Hamming hits of pattern `pi`, both strands, into `keep` (slice
 /// coordinates; `w.rev` holds the reversed slice when `plan.rc`).
-pub(crate) fn single_hits(plan: &SearchPlan, pi: usize, text: &[u8], w: &mut Worker, keep: &mut Keep, stop: &Stop) -> Result<(), CoreError> {
+pub(crate) fn single_hits(plan: &SearchPlan, pi: usize, text: &[u8], w: &mut Worker, keep: &mut HitSink, stop: &Stop) -> Result<(), CoreError> {
     let win = *keep.window();
     let pattern = &plan.patterns[pi];
     for (e, mm) in strand_ends(plan, pattern, text, w, |e| win.keeps_fwd(e)) {

@@ -64,7 +64,8 @@
 //! every plan built while it is set (read once per plan, in
 //! `SearchPlan::new`): for testing that both paths agree and for benchmarks.
 
-use crate::engine::Stop;
+pub use crate::options::{enabled_by_env, JOINED_BATCH_MIN_PATTERNS, LANE_GROUP, LANE_MAX_LEN};
+use crate::control::Stop;
 use crate::error::CoreError;
 use crate::options::{Mode, PatternGroup, SearchPlan};
 use crate::profile::ProfileKind;
@@ -72,49 +73,9 @@ use crate::sink::{Encoded, Sink, Window};
 use crate::worker::Worker;
 use sassy::Match;
 
-/// Whole records of at most this many letters are joined.
-///
-/// Measured with examples/lanes.rs on the development machine (AVX-512
-/// build, one thread, count, one random 20-mer, k = 2, both strands, 80 MB
-/// of random ACGT reads per length, 1% carrying the pattern; CPU seconds,
-/// min of 3-5 reps, 10 ms timer), joined records / one record at a time /
-/// the same reads as one text: 50 bases 0.14 / 1.75 / 0.08 s; 150: 0.10 /
-/// 0.62 / 0.07; 300: 0.09 / 0.34 / 0.08; 1,000: 0.09 / 0.15 / 0.08; 2,000:
-/// 0.09 / 0.11 / 0.07; 5,000: 0.10 / 0.09 / 0.08. Joining wins clearly up to
-/// a few kilobases; beyond, sassy's single-text search fills its SIMD lanes
-/// from one record and the copy into the joined text is pure cost. The
-/// bound does not depend on the thread count. (sassy's `search_texts`, one
-/// record per lane, tried first: 0.15 s at 150 bases, 2.1 times one text;
-/// the joined text is 1.4 times.)
-pub const LANE_MAX_LEN: usize = 2048;
 
-/// Fewest equal-length patterns searched together with sassy's pattern
-/// tiling when records are joined (otherwise `options::BATCH_MIN_PATTERNS`,
-/// 4, where tiling amortises the per-record calls). On a joined text each
-/// pattern alone is faster up to about a dozen patterns (examples/lanes.rs
-/// as above, 10 MB of 150-base reads, count, each pattern alone / tiling:
-/// 4 patterns 0.05 / 0.15 s; 8: 0.10 / 0.16; 12: 0.12 / 0.14; 16: 0.19 /
-/// 0.16; 24: 0.24 / 0.14; 32: 0.29 / 0.14; 1,000-base reads alike). From
-/// 16 patterns on, tiling a joined text is as fast as tiling each record
-/// (0.14-0.16 s either way), so groups that large stay tiled.
-pub const JOINED_BATCH_MIN_PATTERNS: usize = 14;
 
-/// Most records joined into one text: the stop flag is checked between
-/// texts, and the hits of one text are held at once (the hit-limit bound
-/// of tests/stop.rs). The size hardly matters for speed (64, 256, 1,024,
-/// 4,096 and 16,384 records of 150 bases: 0.11-0.13 s, within the timer's
-/// noise): sassy splits a text of 256 reads (38 kB) into its SIMD lanes
-/// with an overlap of m + k letters each.
-pub const LANE_GROUP: usize = 256;
 
-/// Whether the environment allows text lanes (`DUCKSASSY_LANES` unset or
-/// anything but `off`, `false`, `0`, `no`).
-pub fn enabled_by_env() -> bool {
-    match std::env::var("DUCKSASSY_LANES") {
-        Ok(v) => !matches!(v.trim().to_ascii_lowercase().as_str(), "off" | "false" | "0" | "no"),
-        Err(_) => true,
-    }
-}
 
 /// For each pattern group of `plan`, whether it is searched in text lanes
 /// (for the records [`lane_record`] accepts). See the module notes.
@@ -282,7 +243,7 @@ fn search_chunk(
                 for &i in &j.redo {
                     let r = chunk[i];
                     let t = text(r);
-                    crate::sink::record_hits(plan, enc, gi..gi + 1, &[], r, t, &Window::whole(t.len()), w, out, stop)?;
+                    crate::strategy::record_hits(plan, enc, gi..gi + 1, &[], r, t, &Window::whole(t.len()), w, out, stop)?;
                 }
             }
             Sink::Values(v) => {
@@ -296,9 +257,9 @@ fn search_chunk(
                     let t = text(r);
                     let win = Window::whole(t.len());
                     if plan.mode == Mode::Contains {
-                        crate::sink::record_contains(plan, enc, gi..gi + 1, &[], t, &win, w, &mut row, stop)?;
+                        crate::strategy::record_contains(plan, enc, gi..gi + 1, &[], t, &win, w, &mut row, stop)?;
                     } else {
-                        crate::sink::record_counts(plan, enc, gi..gi + 1, &[], t, &win, w, &mut row, stop)?;
+                        crate::strategy::record_counts(plan, enc, gi..gi + 1, &[], t, &win, w, &mut row, stop)?;
                     }
                     for &p in group {
                         v[(r as usize - first) * n_pat + p] = row[p];

@@ -8,15 +8,17 @@
 //!
 //! Flow: raw [`options::SearchOptions`] + patterns are validated once into an
 //! immutable [`options::SearchPlan`]; [`engine::run`] cuts the texts into
-//! tasks, each worker runs them with its own [`worker::Worker`] state and feeds
-//! a [`sink::Sink`] (hits, count or contains); outputs are merged in task
-//! order, so results do not depend on the thread count.
+//! tasks, each worker runs them with its own [`worker::Worker`] state; the
+//! search strategies ([`strategy`]) feed a [`sink::Sink`] (hits, count or
+//! contains); outputs are merged in task order, so results do not depend on the thread count.
 //!
 //! Coordinates stay 0-based, end-exclusive here, as sassy reports them.
 
+pub mod alphabet;
 pub mod arrow;
-pub mod cigar;
 pub mod background;
+pub mod cigar;
+pub mod control;
 pub mod crispr;
 pub mod engine;
 pub mod error;
@@ -30,13 +32,16 @@ pub mod pool;
 pub mod profile;
 pub mod sink;
 pub mod stepwise;
+pub mod strategy;
 pub mod validate;
 pub mod worker;
 
-pub use engine::{run, Control, Output, Stop};
+pub use control::{Control, Stop};
+pub use engine::{run, Output};
 pub use error::CoreError;
 pub use hits::HitBuffer;
-pub use options::{Alphabet, Mode, SearchOptions, SearchPlan};
+pub use alphabet::Alphabet;
+pub use options::{Mode, SearchOptions, SearchPlan};
 
 /// Version of the sassy crate this core is built against.
 pub const SASSY_VERSION: &str = "0.3.0";

@@ -4,48 +4,10 @@
 //! length, overhang out of range or with a non-IUPAC alphabet, letters outside
 //! the alphabet) is rejected here with a typed error, before any search.
 
-use crate::error::CoreError;
+pub use crate::alphabet::Alphabet;
+use crate::alphabet::complement;
+use crate::error::{CoreError, Part, Rule, Value};
 use crate::validate::first_invalid_letter;
-
-/// The alphabet texts and patterns are compared in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Alphabet {
-    /// `ACGT` only, case-insensitive.
-    Dna,
-    /// IUPAC codes (`ACGTU` and `NRYSWKMBDHVX`), case-insensitive, `U` read as `T`.
-    Iupac,
-    /// Bytes below 128; case-sensitive unless `ignore_case`.
-    Ascii,
-}
-
-impl Alphabet {
-    pub fn parse(s: &str) -> Result<Self, CoreError> {
-        match s {
-            "dna" => Ok(Alphabet::Dna),
-            "iupac" => Ok(Alphabet::Iupac),
-            "ascii" => Ok(Alphabet::Ascii),
-            other => Err(CoreError::invalid(
-                "alphabet",
-                None,
-                format!("\"{other}\""),
-                "one of \"iupac\", \"dna\" or \"ascii\"",
-            )),
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Alphabet::Dna => "dna",
-            Alphabet::Iupac => "iupac",
-            Alphabet::Ascii => "ascii",
-        }
-    }
-
-    /// Whether this alphabet has a reverse complement.
-    pub fn is_nucleotide(self) -> bool {
-        !matches!(self, Alphabet::Ascii)
-    }
-}
 
 /// What a search produces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,18 +20,16 @@ pub enum Mode {
     Contains,
 }
 
+/// The names of the modes, as `Mode::parse` reads them.
+pub const MODE_NAMES: &[&str] = &["hits", "count", "contains"];
+
 impl Mode {
     pub fn parse(s: &str) -> Result<Self, CoreError> {
         match s {
             "hits" => Ok(Mode::Hits),
             "count" => Ok(Mode::Count),
             "contains" => Ok(Mode::Contains),
-            other => Err(CoreError::invalid(
-                "mode",
-                None,
-                format!("\"{other}\""),
-                "one of \"hits\", \"count\" or \"contains\"",
-            )),
+            other => Err(CoreError::invalid("mode", None, other, Rule::OneOf(MODE_NAMES))),
         }
     }
 }
@@ -134,6 +94,59 @@ impl Default for SearchOptions {
     }
 }
 
+// ---------------------------------------------------------------------------
+// Tuning of the strategies, fixed in the plan (lanes.rs and stepwise.rs
+// explain them; they live here so that the plan sits below the strategies)
+
+/// Whole records of at most this many letters are joined.
+///
+/// Measured with examples/lanes.rs on the development machine (AVX-512
+/// build, one thread, count, one random 20-mer, k = 2, both strands, 80 MB
+/// of random ACGT reads per length, 1% carrying the pattern; CPU seconds,
+/// min of 3-5 reps, 10 ms timer), joined records / one record at a time /
+/// the same reads as one text: 50 bases 0.14 / 1.75 / 0.08 s; 150: 0.10 /
+/// 0.62 / 0.07; 300: 0.09 / 0.34 / 0.08; 1,000: 0.09 / 0.15 / 0.08; 2,000:
+/// 0.09 / 0.11 / 0.07; 5,000: 0.10 / 0.09 / 0.08. Joining wins clearly up to
+/// a few kilobases; beyond, sassy's single-text search fills its SIMD lanes
+/// from one record and the copy into the joined text is pure cost. The
+/// bound does not depend on the thread count. (sassy's `search_texts`, one
+/// record per lane, tried first: 0.15 s at 150 bases, 2.1 times one text;
+/// the joined text is 1.4 times.)
+pub const LANE_MAX_LEN: usize = 2048;
+
+/// Fewest equal-length patterns searched together with sassy's pattern
+/// tiling when records are joined (otherwise `options::BATCH_MIN_PATTERNS`,
+/// 4, where tiling amortises the per-record calls). On a joined text each
+/// pattern alone is faster up to about a dozen patterns (examples/lanes.rs
+/// as above, 10 MB of 150-base reads, count, each pattern alone / tiling:
+/// 4 patterns 0.05 / 0.15 s; 8: 0.10 / 0.16; 12: 0.12 / 0.14; 16: 0.19 /
+/// 0.16; 24: 0.24 / 0.14; 32: 0.29 / 0.14; 1,000-base reads alike). From
+/// 16 patterns on, tiling a joined text is as fast as tiling each record
+/// (0.14-0.16 s either way), so groups that large stay tiled.
+pub const JOINED_BATCH_MIN_PATTERNS: usize = 14;
+
+/// Most records joined into one text: the stop flag is checked between
+/// texts, and the hits of one text are held at once (the hit-limit bound
+/// of tests/stop.rs). The size hardly matters for speed (64, 256, 1,024,
+/// 4,096 and 16,384 records of 150 bases: 0.11-0.13 s, within the timer's
+/// noise): sassy splits a text of 256 reads (38 kB) into its SIMD lanes
+/// with an overlap of m + k letters each.
+pub const LANE_GROUP: usize = 256;
+
+/// Whether the environment allows text lanes (`DUCKSASSY_LANES` unset or
+/// anything but `off`, `false`, `0`, `no`).
+pub fn enabled_by_env() -> bool {
+    match std::env::var("DUCKSASSY_LANES") {
+        Ok(v) => !matches!(v.trim().to_ascii_lowercase().as_str(), "off" | "false" | "0" | "no"),
+        Err(_) => true,
+    }
+}
+
+/// DP blocks per trace from which a pattern is traced in steps. Below it, a
+/// whole window's traces (every position a match, both strands) take well
+/// under a second; at it (a 256-letter pattern) a trace is ~1 us.
+pub const STEP_TRACE_BLOCKS: usize = 1 << 10;
+
 /// Patterns of one length searched together with sassy's batched (pattern
 /// tiling) search, or a single pattern searched alone.
 #[derive(Debug, Clone)]
@@ -165,6 +178,16 @@ pub const BATCH_MAX_PATTERNS: usize = 1024;
 /// this, one-by-one search is as fast (sassy's pattern tiling packs many
 /// patterns per SIMD vector, so small groups waste lanes).
 pub const BATCH_MIN_PATTERNS: usize = 4;
+
+/// The validated CRISPR part of a [`SearchPlan`] (built by
+/// `crispr::plan()`, which checks it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CrisprPlan {
+    /// PAM length of each guide.
+    pub pam_length: Vec<usize>,
+    pub allow_pam_edits: bool,
+    pub max_n_frac: f64,
+}
 
 /// Validated, immutable search configuration shared by all workers.
 #[derive(Debug, Clone)]
@@ -198,7 +221,7 @@ pub struct SearchPlan {
     pub step_trace_blocks: usize,
     /// Set only by [`crate::crispr::plan`]: each guide is searched as a spacer
     /// followed by its PAM (see `crispr.rs`); `None` for every other search.
-    pub crispr: Option<crate::crispr::CrisprPlan>,
+    pub crispr: Option<CrisprPlan>,
     /// Whole records of at most this many letters are searched in sassy's
     /// text lanes, several records per scan (see `lanes.rs`); 0 = never.
     /// Tests set other values to mix both paths in one call.
@@ -213,62 +236,54 @@ impl SearchPlan {
     pub fn new(opts: &SearchOptions, patterns: &[&[u8]]) -> Result<Self, CoreError> {
         let alphabet = opts.alphabet;
         if opts.threads < 1 {
-            return Err(CoreError::invalid("threads", None, opts.threads, "at least 1"));
+            return Err(CoreError::invalid("threads", None, opts.threads, Rule::WholeAtLeast(1)));
         }
         if opts.window < 1 {
-            return Err(CoreError::invalid("window", None, opts.window, "at least 1"));
+            return Err(CoreError::invalid("window", None, opts.window, Rule::WholeAtLeast(1)));
         }
         if opts.k < 0 {
-            return Err(CoreError::invalid("k", None, opts.k, "a whole number >= 0"));
+            return Err(CoreError::invalid("k", None, opts.k, Rule::WholeAtLeast(0)));
         }
         let k = opts.k as usize;
+        if patterns.is_empty() {
+            // no pattern groups: the engine would index a group that is not there
+            return Err(CoreError::invalid("patterns", None, Value::Length(0), Rule::NotEmpty));
+        }
+        if let Some(i) = patterns.iter().position(|p| p.is_empty()) {
+            return Err(CoreError::invalid("patterns", Some(i), "", Rule::NonEmptyString));
+        }
+        if let Some(e) = k_below_lengths(k, patterns, |i| patterns[i].len(), "patterns", Part::Whole) {
+            return Err(e);
+        }
+        const NUCLEOTIDES: &[Alphabet] = &[Alphabet::Dna, Alphabet::Iupac];
         if opts.rc && !alphabet.is_nucleotide() {
-            return Err(CoreError::invalid(
-                "rc",
-                None,
-                "TRUE",
-                "FALSE with the \"ascii\" alphabet (it has no reverse complement)",
-            ));
+            // ascii has no reverse complement
+            return Err(CoreError::invalid("rc", None, true, Rule::NeedsAlphabet { allowed: NUCLEOTIDES, alphabet }));
         }
         if let Some(a) = opts.overhang {
-            if alphabet != Alphabet::Iupac {
-                return Err(CoreError::invalid(
-                    "overhang",
-                    None,
-                    a,
-                    format!("NULL with the \"{}\" alphabet (overhang needs \"iupac\")", alphabet.name()),
-                ));
-            }
             if !(0.0..=1.0).contains(&a) {
-                return Err(CoreError::invalid("overhang", None, a, "NULL or a number in [0, 1]"));
+                return Err(CoreError::invalid("overhang", None, a, Rule::Fraction));
             }
-            if !opts.indels {
-                // a Hamming hit is the whole pattern inside the text
-                return Err(CoreError::invalid("overhang", None, a, "NULL with `indels = FALSE`"));
+            if alphabet != Alphabet::Iupac {
+                return Err(CoreError::invalid("overhang", None, a, Rule::NeedsAlphabet { allowed: &[Alphabet::Iupac], alphabet }));
             }
         }
         if let Some(f) = opts.max_n_frac {
             if !(0.0..=1.0).contains(&f) {
-                return Err(CoreError::invalid("max_n_frac", None, f, "NULL or a number in [0, 1]"));
+                return Err(CoreError::invalid("max_n_frac", None, f, Rule::Fraction));
+            }
+            // it counts the letters N/n of the matched text; in free ASCII
+            // text that is not what anybody means, so it is refused
+            if !alphabet.is_nucleotide() {
+                return Err(CoreError::invalid("max_n_frac", None, f, Rule::NeedsAlphabet { allowed: NUCLEOTIDES, alphabet }));
             }
         }
-        if patterns.is_empty() {
-            // no pattern groups: the engine would index a group that is not there
-            return Err(CoreError::invalid("patterns", None, "0 patterns", "at least one pattern"));
+        if let (Some(a), false) = (opts.overhang, opts.indels) {
+            // a Hamming hit is the whole pattern inside the text
+            return Err(CoreError::invalid("overhang", None, a, Rule::UnsetWith { other: "indels", value: Value::Flag(false) }));
         }
         let mut normalized = Vec::with_capacity(patterns.len());
         for (i, p) in patterns.iter().enumerate() {
-            if p.is_empty() {
-                return Err(CoreError::invalid("patterns", Some(i), "\"\"", "a non-empty string"));
-            }
-            if k >= p.len() {
-                return Err(CoreError::invalid(
-                    "k",
-                    None,
-                    k,
-                    format!("less than the length of `patterns`[{}] ({})", i + 1, p.len()),
-                ));
-            }
             if let Some((pos, letter)) = first_invalid_letter(alphabet, p) {
                 return Err(CoreError::InvalidLetter {
                     arg: "patterns",
@@ -284,12 +299,7 @@ impl SearchPlan {
                 // not in the traceback, which then fails its cost assertion
                 // (found by tests/proptest.rs)
                 if let Some(pos) = p.iter().position(|c| c.eq_ignore_ascii_case(&b'X')) {
-                    return Err(CoreError::invalid(
-                        "patterns",
-                        Some(i),
-                        format!("\"{}\" at position {}", p[pos] as char, pos + 1),
-                        "free of the masking letter X when `overhang` is set",
-                    ));
+                    return Err(CoreError::invalid("patterns", Some(i), *p, Rule::NoMaskWithOverhang { position: pos, letter: p[pos] }));
                 }
             }
             normalized.push(normalize_pattern(alphabet, opts.ignore_case, p));
@@ -300,9 +310,9 @@ impl SearchPlan {
             Vec::new()
         };
         // Hamming searches take each pattern alone (hamming.rs)
-        let text_lanes = opts.text_lanes.unwrap_or_else(crate::lanes::enabled_by_env);
+        let text_lanes = opts.text_lanes.unwrap_or_else(enabled_by_env);
         let joined = text_lanes && !opts.all_endpoints && opts.overhang.is_none() && opts.indels;
-        let min_batch = if joined { crate::lanes::JOINED_BATCH_MIN_PATTERNS } else { BATCH_MIN_PATTERNS };
+        let min_batch = if joined { JOINED_BATCH_MIN_PATTERNS } else { BATCH_MIN_PATTERNS };
         let groups = group_patterns(&normalized, alphabet, opts.overhang.is_some() || !opts.indels, min_batch);
         Ok(SearchPlan {
             k,
@@ -322,10 +332,10 @@ impl SearchPlan {
             patterns: normalized,
             complements,
             groups,
-            step_trace_blocks: crate::stepwise::STEP_TRACE_BLOCKS,
+            step_trace_blocks: STEP_TRACE_BLOCKS,
             crispr: None,
-            lane_max_len: if text_lanes { crate::lanes::LANE_MAX_LEN } else { 0 },
-            lane_group: crate::lanes::LANE_GROUP,
+            lane_max_len: if text_lanes { LANE_MAX_LEN } else { 0 },
+            lane_group: LANE_GROUP,
         })
     }
 
@@ -345,6 +355,19 @@ impl SearchPlan {
     }
 }
 
+/// The error for `k` not below the length (as `len` measures it) of every
+/// one of `seqs` (argument `of`): the first such sequence, and the others.
+pub(crate) fn k_below_lengths(k: usize, seqs: &[&[u8]], len: impl Fn(usize) -> usize, of: &'static str, part: Part) -> Option<CoreError> {
+    let mut bad = (0..seqs.len()).filter(|&i| k >= len(i));
+    let first = bad.next()?;
+    Some(CoreError::invalid(
+        "k",
+        None,
+        k,
+        Rule::BelowLength { of, index: first, seq: String::from_utf8_lossy(seqs[first]).into_owned(), length: len(first), part, more: bad.collect() },
+    ))
+}
+
 /// Upper case, and `U` read as `T`, for the nucleotide alphabets: sassy's
 /// complement tables do not map lower case DNA or `U`. Lower case for ASCII
 /// with `ignore_case`, whose texts are folded the same way (see `fold_case`).
@@ -359,30 +382,6 @@ fn normalize_pattern(alphabet: Alphabet, ignore_case: bool, p: &[u8]) -> Vec<u8>
                 u => u,
             })
             .collect(),
-    }
-}
-
-/// IUPAC complement of an upper-case sequence (not reversed).
-pub fn complement(p: &[u8]) -> Vec<u8> {
-    p.iter().map(|&c| complement_base(c)).collect()
-}
-
-/// IUPAC complement of one upper-case letter; other bytes map to themselves.
-pub fn complement_base(c: u8) -> u8 {
-    match c {
-        b'A' => b'T',
-        b'T' | b'U' => b'A',
-        b'C' => b'G',
-        b'G' => b'C',
-        b'R' => b'Y',
-        b'Y' => b'R',
-        b'K' => b'M',
-        b'M' => b'K',
-        b'B' => b'V',
-        b'V' => b'B',
-        b'D' => b'H',
-        b'H' => b'D',
-        other => other, // S, W, N, X are their own complements
     }
 }
 
@@ -463,7 +462,7 @@ mod tests {
         let four = ["ACGT", "CCGT", "GGGT", "TTTT"];
         assert!(plan(lanes.clone(), &four).unwrap().groups.iter().all(|g| matches!(g, PatternGroup::Single(_))));
         assert_eq!(plan(SearchOptions { all_endpoints: true, ..lanes.clone() }, &four).unwrap().groups.len(), 1);
-        let many: Vec<String> = (0..crate::lanes::JOINED_BATCH_MIN_PATTERNS).map(|i| format!("{:06b}", i).replace('0', "A").replace('1', "C")).collect();
+        let many: Vec<String> = (0..JOINED_BATCH_MIN_PATTERNS).map(|i| format!("{:06b}", i).replace('0', "A").replace('1', "C")).collect();
         let refs: Vec<&str> = many.iter().map(|s| s.as_str()).collect();
         assert!(matches!(&plan(lanes, &refs).unwrap().groups[..], [PatternGroup::Batch(v)] if v.len() == refs.len()));
         let c = plan(SearchOptions { overhang: Some(0.5), ..Default::default() }, &["ACGT", "CCGT", "GGGT", "TTTT"]).unwrap();

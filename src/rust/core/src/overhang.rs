@@ -91,15 +91,3 @@ pub fn search_k(m: usize, k: usize, alpha: Option<f32>) -> usize {
 pub fn keep_cost(matches: &mut Vec<Match>, k: usize) {
     matches.retain(|m| m.cost <= k as i32);
 }
-
-/// `s.search` of one pattern as the plan says, at [`search_k`], keeping the
-/// matches of cost `<= plan.k` (the untraced count path; traced searches
-/// with overhang go through `stepwise.rs`, which does the same).
-pub fn search(s: &mut crate::profile::AnySearcher, plan: &crate::options::SearchPlan, pattern: &[u8], text: &[u8]) -> Vec<Match> {
-    let sk = search_k(pattern.len(), plan.k, plan.overhang);
-    let mut out = s.search(pattern, text, sk, plan.all_endpoints);
-    if sk > plan.k {
-        keep_cost(&mut out, plan.k);
-    }
-    out
-}

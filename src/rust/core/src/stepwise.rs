@@ -18,10 +18,7 @@ use sassy::private::{fill, get_trace, simd_fill, CostMatrix};
 use sassy::profiles::Profile;
 use sassy::{Match, Searcher};
 
-/// DP blocks per trace from which a pattern is traced in steps. Below it, a
-/// whole window's traces (every position a match, both strands) take well
-/// under a second; at it (a 256-letter pattern) a trace is ~1 us.
-pub const STEP_TRACE_BLOCKS: usize = 1 << 10;
+pub use crate::options::STEP_TRACE_BLOCKS;
 
 /// DP blocks (64 text letters x 1 pattern letter) that one trace fills.
 pub fn trace_blocks(m: usize, k: usize) -> usize {
@@ -173,10 +170,7 @@ impl TraceMemory {
         let me = TraceMemory { bytes };
         let too_large = physical_memory().is_some_and(|ram| held > ram / 2) || Vec::<u8>::new().try_reserve_exact(bytes).is_err();
         if too_large {
-            return Err(CoreError::Resource(format!(
-                "aligning a {m}-letter pattern at k = {k} needs {:.1} GB of memory per match and worker thread (its DP matrix grows with the square of the pattern length), more than this machine can give; use fewer `threads`, count or test for hits without alignments (`sassy_count()`, `sassy_contains()`, without `max_n_frac`), or search shorter patterns",
-                trace_bytes(m, k) as f64 / 1e9
-            )));
+            return Err(CoreError::TraceMemory { pattern_length: m, k, bytes: trace_bytes(m, k) as u64 });
         }
         Ok(me)
     }
@@ -227,8 +221,7 @@ mod tests {
         let before = TRACE_BYTES.load(Relaxed);
         // 10^7 letters: 2.5e13 bytes per trace, more than any machine here
         let e = TraceMemory::reserve(10_000_000, 10, 1).err().expect("refused");
-        assert_eq!(e.class(), "ducksassy_limit_error");
-        assert!(e.to_string().contains("10000000-letter pattern"), "{e}");
+        assert!(matches!(e, CoreError::TraceMemory { pattern_length: 10_000_000, k: 10, .. }), "{e:?}");
         // other tests may trace at the same time; what this one reserved is back
         assert!(TRACE_BYTES.load(Relaxed) <= before + trace_bytes(4096, 4096) * 8 * 4);
         let ok = TraceMemory::reserve(300, 10, 8).expect("small traces fit");

@@ -3,7 +3,7 @@
 //! checked first; the SIMD `valid_seq` of sassy's profiles does the fast pass
 //! and a scalar scan finds the offending letter only when there is one.
 
-use crate::options::Alphabet;
+use crate::alphabet::{Alphabet, IUPAC_AZ_MASK};
 use sassy::profiles::{Dna, Iupac, Profile};
 
 /// `Some((position, letter))` of the first letter of `seq` outside `alphabet`.
@@ -38,18 +38,9 @@ pub fn all_valid(alphabet: Alphabet, seq: &[u8], extra: u8, n_extra: usize) -> b
         // letter, as X is: then nothing is extra
         Alphabet::Iupac if letter_ok(Alphabet::Iupac, extra) => (Iupac::valid_seq(seq), 0),
         Alphabet::Iupac => blocks_valid(seq, extra, |b| {
-            // the letters of `letter_ok`, as bits of a..z (| 0x20 lower-cases
+            // the IUPAC letters as bits of a..z (| 0x20 lower-cases
             // letters; every other byte lands outside a..z)
-            const SET: u32 = {
-                let mut m = 0u32;
-                let letters = b"acgtunryswkmbdhvx";
-                let mut i = 0;
-                while i < letters.len() {
-                    m |= 1 << (letters[i] - b'a');
-                    i += 1;
-                }
-                m
-            };
+            const SET: u32 = IUPAC_AZ_MASK;
             let i = (b | 0x20).wrapping_sub(b'a');
             (i < 26) & ((SET >> (i & 31)) & 1 == 1)
         }),
@@ -83,15 +74,7 @@ fn blocks_valid(seq: &[u8], extra: u8, ok: impl Fn(u8) -> bool + Copy) -> (bool,
 }
 
 fn letter_ok(alphabet: Alphabet, c: u8) -> bool {
-    match alphabet {
-        Alphabet::Dna => matches!(c.to_ascii_uppercase(), b'A' | b'C' | b'G' | b'T'),
-        Alphabet::Iupac => matches!(
-            c.to_ascii_uppercase(),
-            b'A' | b'C' | b'G' | b'T' | b'U' | b'N' | b'R' | b'Y' | b'S' | b'W' | b'K' | b'M'
-                | b'B' | b'D' | b'H' | b'V' | b'X'
-        ),
-        Alphabet::Ascii => c < 128,
-    }
+    alphabet.has_letter(c)
 }
 
 #[cfg(test)]

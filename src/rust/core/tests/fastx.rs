@@ -445,7 +445,7 @@ fn assert_parse_error(bytes: &[u8], kind: ParseKind, record: Option<u64>) {
     for e in errors_of(bytes) {
         assert_eq!(e.parse_kind(), Some(kind), "{e}");
         assert_eq!(e.record(), record, "{e}");
-        assert_eq!(e.class(), "ducksassy_file_error");
+        assert!(matches!(e, FastxError::Parse { .. }), "{e:?}");
         assert!(e.to_string().contains("bad\""), "{e}");
         if let Some(r) = record {
             assert!(e.to_string().contains(&format!("record {r}")), "{e}");
@@ -578,7 +578,7 @@ fn truncated_and_corrupt_gzip_are_errors_never_partial_results() {
     cases.push(corrupt_crc);
     for (i, bytes) in cases.iter().enumerate() {
         for e in errors_of(bytes) {
-            assert_eq!(e.class(), "ducksassy_file_error", "case {i}: {e}");
+            assert!(matches!(e, FastxError::Parse { .. }), "case {i}: {e:?}");
             assert!(e.to_string().contains("truncated or corrupt"), "case {i}: {e}");
             // (cut before its first byte decompresses: truncated too, never
             // an empty file of zero records)
@@ -626,7 +626,6 @@ fn letters_outside_the_alphabet_name_file_record_and_position() {
         // r1 is the first read with an N
         assert_eq!((*record, name.as_str(), *letter), (1, "r1", b'N'));
         assert_eq!(*position, 59);
-        assert_eq!(e.class(), "ducksassy_input_error");
     }
     let mut text = fixture_text(FASTA);
     text.extend_from_slice(b">x\nACGU\nAC-GT\n");

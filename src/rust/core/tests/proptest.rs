@@ -521,7 +521,7 @@ fn regression_x_in_pattern_with_overhang_is_an_argument_error() {
     let opts = SearchOptions { k: 1, overhang: Some(0.5), rc: false, ..Default::default() };
     let e = SearchPlan::new(&opts, &[b"ACGT", b"CX"]).unwrap_err();
     assert!(matches!(&e, CoreError::InvalidArgument { arg: "patterns", index: Some(1), .. }), "{e:?}");
-    assert!(e.to_string().contains("position 2"), "{e}");
+    assert!(matches!(&e, CoreError::InvalidArgument { rule: ducksassy_core::error::Rule::NoMaskWithOverhang { position: 1, letter: b'X' }, .. }), "{e:?}");
     // X without overhang is fine (it matches nothing), and so is X in a text
     let no_overhang = SearchOptions { overhang: None, ..opts.clone() };
     assert_eq!(values(&no_overhang, Mode::Count, &[b"CX".to_vec()], &[Some(Vec::new()), Some(b"CA".to_vec())]), vec![0, 1]);
@@ -549,7 +549,6 @@ fn regression_count_matrix_too_large_is_an_error_not_an_abort() {
         let plan = SearchPlan::new(&SearchOptions { mode, ..Default::default() }, &pats).unwrap();
         let e = run(&plan, &texts, &Control::new(), None).unwrap_err();
         assert!(matches!(&e, CoreError::TooLarge { .. }), "{e:?}");
-        assert_eq!(e.class(), "ducksassy_limit_error");
     }
 }
 

@@ -1,6 +1,7 @@
 //! Errors of FASTA/FASTQ reading, searching and filtering. Each names the
 //! file and, where there is one, the 1-based record number (within that file)
-//! and line; the binding turns them into R conditions.
+//! and line, as data; the binding hands the fields to R, which words the
+//! message (R/conditions.R).
 
 use crate::error::{fmt_letter, CoreError};
 use needletail::errors::{ParseError, ParseErrorKind};
@@ -91,17 +92,6 @@ impl std::fmt::Display for FastxError {
 impl std::error::Error for FastxError {}
 
 impl FastxError {
-    /// The R condition class.
-    pub fn class(&self) -> &'static str {
-        match self {
-            FastxError::Open { .. } | FastxError::Parse { .. } | FastxError::TooManyRecords { .. } | FastxError::Write { .. } => {
-                "ducksassy_file_error"
-            }
-            FastxError::Letter { .. } => "ducksassy_input_error",
-            FastxError::Core(e) => e.class(),
-        }
-    }
-
     /// The file the error is about, if any.
     pub fn path(&self) -> Option<&str> {
         match self {
@@ -128,34 +118,6 @@ impl FastxError {
         match self {
             FastxError::Parse { line, .. } => *line,
             _ => None,
-        }
-    }
-
-    /// The first line of an R error message: what failed, on which file.
-    pub fn headline(&self) -> String {
-        match self {
-            FastxError::Open { path, .. } => format!("Can't open file \"{path}\"."),
-            FastxError::Parse { path, .. } => format!("Can't read file \"{path}\"."),
-            FastxError::Letter { path, record, name, alphabet, .. } => {
-                format!("Record {record} (\"{name}\") of file \"{path}\" has a letter that is not in the {alphabet} alphabet.")
-            }
-            FastxError::Write { path, .. } => format!("Can't write file \"{path}\"."),
-            FastxError::TooManyRecords { .. } | FastxError::Core(_) => self.to_string(),
-        }
-    }
-
-    /// The rest of the message: where in the file and what is wrong.
-    pub fn detail(&self) -> Option<String> {
-        match self {
-            FastxError::Open { message, .. } | FastxError::Write { message, .. } => Some(format!("{}.", upper(message))),
-            FastxError::Parse { record, line, message, .. } => Some(match (record, line) {
-                (Some(r), Some(l)) => format!("At record {r} (line {l}): {message}."),
-                (Some(r), None) => format!("At record {r}: {message}."),
-                (None, Some(l)) => format!("At line {l}: {message}."),
-                (None, None) => format!("{}.", upper(message)),
-            }),
-            FastxError::Letter { position, letter, .. } => Some(format!("It is {} at position {}.", fmt_letter(*letter), position + 1)),
-            FastxError::TooManyRecords { .. } | FastxError::Core(_) => None,
         }
     }
 
@@ -233,13 +195,6 @@ fn strip_dot(s: &str) -> &str {
     s.trim_end_matches('.')
 }
 
-fn upper(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
-        None => String::new(),
-    }
-}
 
 fn lower(s: &str) -> String {
     let s = strip_dot(s);

@@ -43,7 +43,7 @@ pub fn letters_match(alphabet: Alphabet, ignore_case: bool, p: u8, t: u8) -> boo
 
 /// Reverse complement (IUPAC), upper case.
 pub fn revcomp(s: &[u8]) -> Vec<u8> {
-    s.iter().rev().map(|&c| ducksassy_core::options::complement_base(c.to_ascii_uppercase())).collect()
+    s.iter().rev().map(|&c| ducksassy_core::alphabet::complement_base(c.to_ascii_uppercase())).collect()
 }
 
 /// Minimal cost of aligning the whole pattern to a text substring ending at

@@ -1,0 +1,315 @@
+//! The search strategies of one record (or window of one): for each pattern
+//! group of the plan, sassy one pattern at a time, sassy's batched search
+//! (pattern tiling), traced in steps (`stepwise.rs`), substitutions only
+//! (`hamming.rs`) or CRISPR guides (`crispr.rs`), feeding every hit
+//! (traced, sorted, columnar), a count per pattern (no traceback), or
+//! presence per pattern (stops at the first hit) into the record's sink
+//! (`sink.rs`). The engine calls these for each record of a task; text
+//! lanes (`lanes.rs`) call them for records they do not join.
+
+use crate::control::Stop;
+use crate::error::CoreError;
+use crate::hits::HitBuffer;
+use crate::options::{PatternGroup, SearchPlan};
+use crate::profile::{AnySearcher, ProfileKind};
+use crate::sink::{Encoded, HitSink, Window};
+use crate::worker::Worker;
+use sassy::Match;
+
+/// Search `text[win.lo..win.hi]` of record `rec` for the groups `groups` and
+/// append every owned hit to `out`, ordered by pattern, start, end, strand.
+/// Hits are counted against the limit and the stop flag is checked after
+/// every sassy call; on an error `out` is left as it was.
+#[allow(clippy::too_many_arguments)]
+pub fn record_hits(
+    plan: &SearchPlan,
+    enc: &Encoded,
+    groups: std::ops::Range<usize>,
+    skip: &[bool],
+    rec: u32,
+    text: &[u8],
+    win: &Window,
+    w: &mut Worker,
+    out: &mut HitBuffer,
+    stop: &Stop,
+) -> Result<(), CoreError> {
+    w.with_text(&text[win.lo..win.hi], plan.fold_case(), |text, w| {
+        if plan.rc {
+            w.set_reversed(text);
+        }
+        let mut staging = std::mem::take(&mut w.staging);
+        staging.clear();
+        let r = slice_hits(plan, enc, groups, skip, rec, text, win, w, &mut staging, stop);
+        if r.is_ok() {
+            if staging.is_sorted() {
+                out.extend_all(&staging);
+            } else {
+                staging.sort_order(&mut w.order);
+                out.extend_ordered(&staging, &w.order);
+            }
+        }
+        w.staging = staging;
+        r
+    })
+}
+
+/// The hits of each group in `staging`, in sassy's order.
+#[allow(clippy::too_many_arguments)]
+fn slice_hits(
+    plan: &SearchPlan,
+    enc: &Encoded,
+    groups: std::ops::Range<usize>,
+    skip: &[bool],
+    rec: u32,
+    text: &[u8],
+    win: &Window,
+    w: &mut Worker,
+    staging: &mut HitBuffer,
+    stop: &Stop,
+) -> Result<(), CoreError> {
+    let kind = ProfileKind::of(plan);
+    let mut keep = HitSink { rec, win, cigar: plan.cigar, n: text.len(), out: staging, counted: 0 };
+    for gi in groups {
+        if skipped(skip, gi) {
+            continue;
+        }
+        stop.check()?;
+        match &plan.groups[gi] {
+            // CRISPR plans: the guide's spacer, then its PAM (crispr.rs)
+            PatternGroup::Single(pi) if plan.crispr.is_some() => {
+                let c = plan.crispr.as_ref().expect("checked");
+                crate::crispr::guide_hits(plan, c, *pi, text, w, &mut keep)
+            }
+            PatternGroup::Single(pi) => single_hits(plan, kind, *pi, text, w, &mut keep, stop)?,
+            PatternGroup::Batch(idx) if text.is_empty() => {
+                // sassy's batched search cannot take an empty text
+                for &pi in idx {
+                    single_hits(plan, kind, pi, text, w, &mut keep, stop)?;
+                }
+            }
+            PatternGroup::Batch(idx) => {
+                let Some((fwd, comp)) = &enc[gi] else { unreachable!("batched group without encoding") };
+                let s = w.searcher(ProfileKind::Iupac, plan.overhang);
+                s.configure(true, plan.max_n_frac);
+                for m in s.search_encoded(fwd, text, plan.k, plan.all_endpoints) {
+                    keep.fwd(idx[m.pattern_idx], m);
+                }
+                keep.report(stop)?;
+                if let Some(comp) = comp {
+                    let rev = std::mem::take(&mut w.rev);
+                    let s = w.searcher(ProfileKind::Iupac, plan.overhang);
+                    for m in s.search_encoded(comp, &rev, plan.k, plan.all_endpoints) {
+                        keep.rc(idx[m.pattern_idx], m);
+                    }
+                    w.rev = rev;
+                }
+            }
+        }
+        keep.report(stop)?;
+    }
+    Ok(())
+}
+
+/// Whether group `gi` is left out here (searched in text lanes instead,
+/// see `lanes.rs`); an empty `skip` leaves out nothing.
+fn skipped(skip: &[bool], gi: usize) -> bool {
+    skip.get(gi).copied().unwrap_or(false)
+}
+
+/// Hits of pattern `pi` alone, both strands.
+fn single_hits(plan: &SearchPlan, kind: ProfileKind, pi: usize, text: &[u8], w: &mut Worker, keep: &mut HitSink, stop: &Stop) -> Result<(), CoreError> {
+    if !plan.indels {
+        return crate::hamming::single_hits(plan, pi, text, w, keep, stop);
+    }
+    if in_steps(plan, pi) {
+        let win = keep.win;
+        single_in_steps(plan, kind, &plan.patterns[pi], text, w, stop, |e| win.keeps_fwd(e), |ms| {
+            ms.iter().for_each(|m| keep.fwd(pi, m));
+            keep.report(stop)
+        })?;
+        if plan.rc {
+            let rev = std::mem::take(&mut w.rev);
+            let r = single_in_steps(plan, kind, &plan.complements[pi], &rev, w, stop, |e| win.keeps_rc(e), |ms| {
+                ms.iter().for_each(|m| keep.rc(pi, m));
+                keep.report(stop)
+            });
+            w.rev = rev;
+            r?;
+        }
+        return Ok(());
+    }
+    let s = w.searcher(kind, plan.overhang);
+    s.configure(true, plan.max_n_frac);
+    for m in s.search(&plan.patterns[pi], text, plan.k, plan.all_endpoints) {
+        keep.fwd(pi, &m);
+    }
+    if plan.rc {
+        keep.report(stop)?;
+        let rev = std::mem::take(&mut w.rev);
+        let s = w.searcher(kind, plan.overhang);
+        for m in s.search(&plan.complements[pi], &rev, plan.k, plan.all_endpoints) {
+            keep.rc(pi, &m);
+        }
+        w.rev = rev;
+    }
+    Ok(())
+}
+
+/// Whether pattern `pi` is traced in steps (see `stepwise.rs`); always with
+/// overhang, whose DP pass runs at a larger `k` than its traces (`overhang.rs`).
+fn in_steps(plan: &SearchPlan, pi: usize) -> bool {
+    plan.overhang.is_some() || crate::stepwise::trace_blocks(plan.patterns[pi].len(), plan.k) >= plan.step_trace_blocks
+}
+
+/// One strand's traced search of `pattern` in steps: the stop flag is checked
+/// before every batch of traces, `emit` gets the owned traced matches.
+#[allow(clippy::too_many_arguments)]
+fn single_in_steps(
+    plan: &SearchPlan,
+    kind: ProfileKind,
+    pattern: &[u8],
+    text: &[u8],
+    w: &mut Worker,
+    stop: &Stop,
+    keep_end: impl Fn(usize) -> bool,
+    mut emit: impl FnMut(&[Match]) -> Result<(), CoreError>,
+) -> Result<(), CoreError> {
+    let (s, cms) = w.searcher_and_matrices(kind, plan.overhang);
+    s.configure(false, plan.max_n_frac);
+    stop.check()?;
+    s.search_in_steps(cms, pattern, text, plan.k, plan.all_endpoints, plan.overhang, plan.max_n_frac, keep_end, |ms| {
+        emit(ms)?;
+        stop.check()
+    })
+}
+
+/// Number of owned hits of each pattern in the window, into `out[pattern]`.
+/// No traceback unless the N-fraction filter needs it (see `needs_trace`);
+/// without it sassy still reports each match's end, which decides ownership.
+/// Batched groups use sassy's batched search (it traces its hits, but for
+/// many patterns it is still far less work than one search per pattern).
+#[allow(clippy::too_many_arguments)]
+pub fn record_counts(plan: &SearchPlan, enc: &Encoded, groups: std::ops::Range<usize>, skip: &[bool], text: &[u8], win: &Window, w: &mut Worker, out: &mut [i32], stop: &Stop) -> Result<(), CoreError> {
+    w.with_text(&text[win.lo..win.hi], plan.fold_case(), |text, w| slice_tally(plan, enc, groups, skip, text, win, w, out, false, stop))
+}
+
+/// 1 if a pattern has an owned hit in the window, else 0, into `out[pattern]`.
+/// The reverse strand is searched only when the forward strand left a
+/// pattern without a hit.
+#[allow(clippy::too_many_arguments)]
+pub fn record_contains(plan: &SearchPlan, enc: &Encoded, groups: std::ops::Range<usize>, skip: &[bool], text: &[u8], win: &Window, w: &mut Worker, out: &mut [i32], stop: &Stop) -> Result<(), CoreError> {
+    w.with_text(&text[win.lo..win.hi], plan.fold_case(), |text, w| slice_tally(plan, enc, groups, skip, text, win, w, out, true, stop))
+}
+
+/// Count (or, with `contains`, flag) owned hits per pattern of `groups`,
+/// checking the stop flag between groups.
+#[allow(clippy::too_many_arguments)]
+fn slice_tally(plan: &SearchPlan, enc: &Encoded, groups: std::ops::Range<usize>, skip: &[bool], text: &[u8], win: &Window, w: &mut Worker, out: &mut [i32], contains: bool, stop: &Stop) -> Result<(), CoreError> {
+    let mut rev_ready = false;
+    for gi in groups {
+        if skipped(skip, gi) {
+            continue;
+        }
+        stop.check()?;
+        match &plan.groups[gi] {
+            PatternGroup::Single(pi) => tally_single(plan, *pi, text, win, w, out, contains, &mut rev_ready, stop)?,
+            PatternGroup::Batch(idx) if text.is_empty() => {
+                for &pi in idx {
+                    tally_single(plan, pi, text, win, w, out, contains, &mut rev_ready, stop)?;
+                }
+            }
+            PatternGroup::Batch(idx) => {
+                let Some((fwd, comp)) = &enc[gi] else { unreachable!("batched group without encoding") };
+                for &pi in idx {
+                    out[pi] = 0;
+                }
+                let s = w.searcher(ProfileKind::Iupac, plan.overhang);
+                s.configure(true, plan.max_n_frac);
+                for m in s.search_encoded(fwd, text, plan.k, plan.all_endpoints) {
+                    if win.keeps_fwd(m.text_end) {
+                        out[idx[m.pattern_idx]] += 1;
+                    }
+                }
+                let done = contains && idx.iter().all(|&pi| out[pi] > 0);
+                if let (Some(comp), false) = (comp, done) {
+                    let rev = reversed(text, w, &mut rev_ready);
+                    let s = w.searcher(ProfileKind::Iupac, plan.overhang);
+                    for m in s.search_encoded(comp, &rev, plan.k, plan.all_endpoints) {
+                        if win.keeps_rc(m.text_end) {
+                            out[idx[m.pattern_idx]] += 1;
+                        }
+                    }
+                    w.rev = rev;
+                }
+                for &pi in idx {
+                    out[pi] = if contains { (out[pi] > 0) as i32 } else { out[pi] };
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn tally_single(plan: &SearchPlan, pi: usize, text: &[u8], win: &Window, w: &mut Worker, out: &mut [i32], contains: bool, rev_ready: &mut bool, stop: &Stop) -> Result<(), CoreError> {
+    if !plan.indels {
+        crate::hamming::tally_single(plan, pi, text, win, w, out, contains, |w| reversed(text, w, rev_ready));
+        return Ok(());
+    }
+    let kind = ProfileKind::of(plan);
+    // traced counts (the N filter) of a long pattern: in steps, like hits
+    let steps = plan.needs_trace() && in_steps(plan, pi);
+    let mut n = 0;
+    if steps {
+        single_in_steps(plan, kind, &plan.patterns[pi], text, w, stop, |e| win.keeps_fwd(e), |ms| {
+            n += ms.len();
+            Ok(())
+        })?;
+    } else {
+        let s = w.searcher(kind, plan.overhang);
+        s.configure(plan.needs_trace(), plan.max_n_frac);
+        n = overhang_search(s, plan, &plan.patterns[pi], text).iter().filter(|m| win.keeps_fwd(m.text_end)).count();
+    }
+    if plan.rc && !(contains && n > 0) {
+        stop.check()?;
+        let rev = reversed(text, w, rev_ready);
+        let r = if steps {
+            single_in_steps(plan, kind, &plan.complements[pi], &rev, w, stop, |e| win.keeps_rc(e), |ms| {
+                n += ms.len();
+                Ok(())
+            })
+        } else {
+            let s = w.searcher(kind, plan.overhang);
+            s.configure(plan.needs_trace(), plan.max_n_frac);
+            n += overhang_search(s, plan, &plan.complements[pi], &rev).iter().filter(|m| win.keeps_rc(m.text_end)).count();
+            Ok(())
+        };
+        w.rev = rev;
+        r?;
+    }
+    out[pi] = if contains { (n > 0) as i32 } else { n.min(i32::MAX as usize) as i32 };
+    Ok(())
+}
+
+/// The worker's reversed-text buffer, filled once per slice on first use;
+/// the caller puts it back into `w.rev`.
+fn reversed(text: &[u8], w: &mut Worker, ready: &mut bool) -> Vec<u8> {
+    if !*ready {
+        w.set_reversed(text);
+        *ready = true;
+    }
+    std::mem::take(&mut w.rev)
+}
+
+/// (moved from `overhang.rs`, which is arithmetic only)
+/// `s.search` of one pattern as the plan says, at `overhang::search_k`, keeping the
+/// matches of cost `<= plan.k` (the untraced count path; traced searches
+/// with overhang go through `stepwise.rs`, which does the same).
+fn overhang_search(s: &mut AnySearcher, plan: &SearchPlan, pattern: &[u8], text: &[u8]) -> Vec<Match> {
+    let sk = crate::overhang::search_k(pattern.len(), plan.k, plan.overhang);
+    let mut out = s.search(pattern, text, sk, plan.all_endpoints);
+    if sk > plan.k {
+        crate::overhang::keep_cost(&mut out, plan.k);
+    }
+    out
+}

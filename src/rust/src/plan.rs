@@ -1,0 +1,178 @@
+//! The one place where R's search options become a core [`SearchPlan`].
+//!
+//! R checks the *shape* of every argument (type, length, `NA`) once and
+//! hands the entry points one named list of class `ducksassy_plan`
+//! (`new_plan()` in R/plan.R); the file searches add a second small list of
+//! reading options (`new_read_options()`). Here the fields are read by name
+//! and the core checks the *domain* rules (k below every pattern's length,
+//! rc with ascii, overhang with iupac, PAM length, ...) in
+//! `SearchPlan::new()` / `crispr::plan()`. An absent optional value is
+//! `NULL`. A field that is missing or of the wrong type is a bug in R's
+//! shape checks: an internal error naming the field.
+
+use ducksassy_core::crispr::{self, CrisprOptions};
+use ducksassy_core::fastx::{BatchSize, RecordRange};
+use ducksassy_core::alphabet::ALPHABET_NAMES;
+use ducksassy_core::error::{Rule, Value};
+use ducksassy_core::{Alphabet, CoreError, Mode, SearchOptions, SearchPlan};
+use extendr_api::prelude::*;
+
+/// The fields of a named R list, looked up by name.
+struct Fields {
+    what: &'static str,
+    fields: Vec<(&'static str, Robj)>,
+}
+
+impl Fields {
+    fn new(x: &Robj, what: &'static str) -> Result<Self, CoreError> {
+        let list = x.as_list().ok_or_else(|| CoreError::Internal(format!("the {what} is not a list")))?;
+        // SAFETY of the 'static: names are CHARSXPs of R's global string
+        // cache, alive for the session
+        let fields = list.iter().map(|(n, v)| (unsafe { std::mem::transmute::<&str, &'static str>(n) }, v)).collect();
+        Ok(Fields { what, fields })
+    }
+
+    fn get(&self, name: &str) -> Result<&Robj, CoreError> {
+        self.fields
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v)
+            .ok_or_else(|| CoreError::Internal(format!("the {} has no field `{name}`", self.what)))
+    }
+
+    fn bad(&self, name: &str, expected: &str) -> CoreError {
+        CoreError::Internal(format!("the {} field `{name}` is not {expected}", self.what))
+    }
+
+    /// `TRUE` or `FALSE`.
+    fn flag(&self, name: &str) -> Result<bool, CoreError> {
+        let x = self.get(name)?;
+        match x.as_logical_slice() {
+            Some([b]) if !b.is_na() => Ok(b.is_true()),
+            _ => Err(self.bad(name, "TRUE or FALSE")),
+        }
+    }
+
+    /// One number (integer or double, not `NA`), or `None` for `NULL`.
+    fn number_or_null(&self, name: &str) -> Result<Option<f64>, CoreError> {
+        let x = self.get(name)?;
+        if x.is_null() {
+            return Ok(None);
+        }
+        let v = match (x.as_integer_slice(), x.as_real_slice()) {
+            (Some([i]), _) if *i != i32::MIN => *i as f64,
+            (_, Some([d])) if !d.is_nan() => *d,
+            _ => return Err(self.bad(name, "NULL or one number")),
+        };
+        Ok(Some(v))
+    }
+
+    fn number(&self, name: &str) -> Result<f64, CoreError> {
+        self.number_or_null(name)?.ok_or_else(|| self.bad(name, "one number"))
+    }
+
+    /// One string.
+    fn string(&self, name: &str) -> Result<&str, CoreError> {
+        let x = self.get(name)?;
+        match x.as_str_vector() {
+            Some(v) if v.len() == 1 && !x.is_na() => Ok(v[0]),
+            _ => Err(self.bad(name, "one string")),
+        }
+    }
+
+    /// Whole numbers (an integer vector, or doubles with whole values), or
+    /// `None` for `NULL`.
+    fn whole_numbers_or_null(&self, name: &str) -> Result<Option<Vec<i64>>, CoreError> {
+        let x = self.get(name)?;
+        if x.is_null() {
+            return Ok(None);
+        }
+        if let Some(v) = x.as_integer_slice() {
+            if v.iter().all(|&i| i != i32::MIN) {
+                return Ok(Some(v.iter().map(|&i| i as i64).collect()));
+            }
+        } else if let Some(v) = x.as_real_slice() {
+            if v.iter().all(|d| d.is_finite() && d.fract() == 0.0) {
+                return Ok(Some(v.iter().map(|&d| d as i64).collect()));
+            }
+        }
+        Err(self.bad(name, "NULL or whole numbers"))
+    }
+}
+
+/// The options of a `ducksassy_plan` list, and its patterns (guides for a
+/// CRISPR plan: those have a `pam_length`) borrowed from R.
+pub(crate) fn search_plan(plan: &Robj) -> Result<SearchPlan, CoreError> {
+    let f = Fields::new(plan, "search plan")?;
+    let k = f.number("k")?;
+    let opts = SearchOptions {
+        k: k as i64,
+        alphabet: alphabet(f.string("alphabet")?)?,
+        ignore_case: f.flag("ignore_case")?,
+        rc: f.flag("rc")?,
+        all_endpoints: f.flag("all_endpoints")?,
+        overhang: f.number_or_null("overhang")?,
+        max_n_frac: f.number_or_null("max_n_frac")?,
+        cigar: f.flag("cigar")?,
+        threads: f.number("threads")?.max(0.0) as usize,
+        mode: Mode::parse(f.string("mode")?)?,
+        max_hits: f.number_or_null("max_hits")?.map(|m| m.max(0.0) as u64),
+        indels: f.flag("indels")?,
+        // anything newer (e.g. windowing of long records) at its default
+        ..Default::default()
+    };
+    let crispr = f.whole_numbers_or_null("pam_length")?;
+    let arg = if crispr.is_some() { "guides" } else { "patterns" };
+    let strings = crate::borrow_strings(f.get("patterns")?, arg)?;
+    let mut patterns = Vec::with_capacity(strings.len());
+    for (i, p) in strings.iter().enumerate() {
+        patterns.push(p.ok_or_else(|| CoreError::invalid(arg, Some(i), Value::Missing, Rule::NotMissing))?);
+    }
+    match crispr {
+        None => SearchPlan::new(&opts, &patterns),
+        Some(pam) => {
+            let c = CrisprOptions {
+                // below 1 (or NA, which R refuses first) is the core's error
+                pam_length: pam.iter().map(|&p| p.max(0) as usize).collect(),
+                allow_pam_edits: f.flag("allow_pam_edits")?,
+                max_n_frac: opts.max_n_frac.unwrap_or(1.0),
+            };
+            let opts = SearchOptions { max_n_frac: None, ..opts };
+            crispr::plan(&opts, &patterns, &c)
+        }
+    }
+}
+
+fn alphabet(name: &str) -> Result<Alphabet, CoreError> {
+    Alphabet::parse(name).ok_or_else(|| CoreError::invalid("alphabet", None, name, Rule::OneOf(ALPHABET_NAMES)))
+}
+
+/// How files are read (`new_read_options()` in R): batch sizes (`NULL`: the
+/// default for the thread count), the record range of each file, and
+/// whether the matched region of each hit is captured.
+pub(crate) struct ReadOptions {
+    pub batch: BatchSize,
+    pub range: RecordRange,
+    pub region: bool,
+}
+
+pub(crate) fn read_options(read: &Robj, threads: usize) -> Result<ReadOptions, CoreError> {
+    let f = Fields::new(read, "read options")?;
+    let d = BatchSize::for_threads(threads);
+    let pick = |x: Option<f64>, dflt: usize| match x {
+        Some(x) if x >= 1.0 => x.min(usize::MAX as f64) as usize,
+        _ => dflt,
+    };
+    let batch = BatchSize { bytes: pick(f.number_or_null("batch_bytes")?, d.bytes), records: pick(f.number_or_null("batch_records")?, d.records) };
+    let skip = f.number("skip")?;
+    if !(skip >= 0.0 && skip.fract() == 0.0) {
+        return Err(CoreError::invalid("skip", None, skip, Rule::WholeAtLeast(0)));
+    }
+    let n = match f.number_or_null("n_records")? {
+        None => None,
+        Some(n) if n == f64::INFINITY => None,
+        Some(n) if n >= 0.0 && n.fract() == 0.0 => Some(n as u64),
+        Some(n) => return Err(CoreError::invalid("n_records", None, n, Rule::WholeAtLeast(0))),
+    };
+    Ok(ReadOptions { batch, range: RecordRange { skip: skip as u64, n }, region: f.flag("region")? })
+}
