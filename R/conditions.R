@@ -194,7 +194,10 @@ rust_condition <- function(err, call = rlang::caller_env(),
         ids <- if (is.function(rows$ids)) rows$ids(index)
         return(raise(
           c(cli_escape(letter_message(where, err)), ids, n_hint(letter)),
-          .arg = "column", .index = row, .value = value, row = row
+          .arg = "column", .index = row, .value = value, row = row,
+          # the data it was worded from, for a caller that knows more
+          # (a shard of a table adds the rows before it: shard-table.R)
+          rust_error = err, rows_context = rows
         ))
       }
       if (!is.null(plan) && arg %in% c("patterns", "guides")) {

@@ -180,13 +180,11 @@ shard_table_work <- function(shard, args) {
       list(column = args$column, id = args$id, chunk_rows = args$chunk_rows)
     )),
     ducksassy_error = function(e) {
-      if (is.numeric(e$row) && length(e$row) == 1L) {
-        row <- e$row + skip
-        e$message <- sub(
-          "^Row [0-9]+", paste0("Row ", format(row, scientific = FALSE)), e$message
-        )
-        e$row <- row
-        e$index <- row
+      if (!is.null(e$rust_error) && !is.null(e$rows_context)) {
+        # the row in the whole table: worded again from the error's data
+        rows <- e$rows_context
+        rows$offset <- rows$offset + skip
+        rust_condition(e$rust_error, call = e$call, rows = rows)
       }
       stop(e)
     }
