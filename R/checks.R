@@ -359,7 +359,8 @@ physical_memory_bytes <- function() {
 #' @noRd
 new_search_plan <- function(texts, patterns, k, alphabet, rc, all_endpoints,
                             overhang, max_n_frac, ignore_case, cigar, threads,
-                            indels = TRUE, call = rlang::caller_env()) {
+                            indels = TRUE, call = rlang::caller_env(),
+                            check = TRUE) {
   texts <- check_texts(texts, call = call)
   patterns <- check_patterns(patterns, call = call)
   alphabet <- check_alphabet(alphabet, call = call)
@@ -389,7 +390,11 @@ new_search_plan <- function(texts, patterns, k, alphabet, rc, all_endpoints,
   )
   # the domain rules (k below every pattern's length, rc and max_n_frac
   # not with "ascii", overhang only with "iupac" and indels, the letters of
-  # the patterns) are the core's, checked once here
-  check_plan(as_plan(args), call = call)
+  # the patterns) are the core's: checked here before a file or table is
+  # opened; `check = FALSE` (a vector search, which reads nothing first)
+  # leaves them to the search call itself, saving a call to the core
+  if (check) {
+    check_plan(as_plan(args), call = call)
+  }
   args
 }

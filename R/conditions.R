@@ -147,13 +147,13 @@ locate_bullet <- function(arg, index = NULL, value) {
 #'   with the id values of the chunk's row `i`).
 #' @param paths,output,path_arg A file search: the paths as the user gave
 #'   them (a file error names those) and their argument.
-#' @param plan The `ducksassy_plan` searched: a letter error in a pattern
-#'   carries the pattern as its value.
+#' @param patterns The patterns (or guides) searched: a letter error in one
+#'   carries it as its value.
 #' @noRd
 rust_condition <- function(err, call = rlang::caller_env(),
                            limit_context = "vector", offset = 0,
                            rows = NULL, paths = NULL, output = NULL,
-                           path_arg = "paths", plan = NULL) {
+                           path_arg = "paths", patterns = NULL) {
   f <- function(name) {
     x <- err[[name]]
     if (is.null(x) || length(x) == 0L || (length(x) == 1L && is.na(x))) NULL else x
@@ -200,8 +200,8 @@ rust_condition <- function(err, call = rlang::caller_env(),
           rust_error = err, rows_context = rows
         ))
       }
-      if (!is.null(plan) && arg %in% c("patterns", "guides")) {
-        value <- plan$patterns[[index]]
+      if (!is.null(patterns) && arg %in% c("patterns", "guides")) {
+        value <- patterns[[index]]
       }
       raise(c(cli_escape(letter_message(where, err)), n_hint(letter)), .value = value)
     },

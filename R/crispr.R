@@ -188,7 +188,7 @@ sassy_crispr <- function(texts,
   check_no_extra_args(..., .fn = "sassy_crispr", .call = call)
   plan <- new_crispr_plan(
     guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads,
-    indels = indels, call = call
+    indels = indels, call = call, check = FALSE
   )
   plan$texts <- check_texts(texts, call = call)
   warn_if_swapped(plan$texts, plan$guides, "sassy_crispr", "guides",
@@ -411,7 +411,7 @@ crispr_table_result <- function(res, offset, column, max_hits, call,
 #' @noRd
 new_crispr_plan <- function(guides, k, pam_length, allow_pam_edits,
                             max_n_frac, rc, cigar, threads, indels = TRUE,
-                            call = rlang::caller_env()) {
+                            call = rlang::caller_env(), check = TRUE) {
   # `k` has no default: missing() sees through the callers' promises
   if (missing(k)) {
     ducksassy_abort(
@@ -440,8 +440,10 @@ new_crispr_plan <- function(guides, k, pam_length, allow_pam_edits,
     indels = check_flag(indels, "indels", call = call)
   )
   # the domain rules (the letters of the guides, PAM and k below each
-  # guide's length or spacer) are the core's, checked once here
-  check_plan(as_plan(args), call = call)
+  # guide's length or spacer) are the core's (see new_search_plan())
+  if (check) {
+    check_plan(as_plan(args), call = call)
+  }
   args
 }
 
@@ -522,7 +524,7 @@ run_crispr <- function(plan, record_offset = 0L, call = rlang::caller_env(),
     as_plan(plan, max_hits = max_hits_option(call = call)),
     progress_callback(progress)
   )
-  rust_result(res, call = call, offset = record_offset)
+  rust_result(res, call = call, offset = record_offset, patterns = plan$guides)
 }
 
 # A hit table with `guide` (and `guide_name`) in place of `pattern`.

@@ -69,7 +69,7 @@ new_plan <- function(patterns,
 #' `k` only at its first chunk, or never for an empty one)
 #' @noRd
 check_plan <- function(plan, call = rlang::caller_env()) {
-  rust_result(ds_check_plan(plan), call = call, plan = plan)
+  rust_result(ds_check_plan(plan), call = call, patterns = plan$patterns)
   invisible(plan)
 }
 

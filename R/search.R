@@ -344,7 +344,7 @@ sassy_search <- function(texts,
   plan <- new_search_plan(
     texts, patterns, k, alphabet, rc, all_endpoints, overhang, max_n_frac,
     ignore_case, cigar, threads,
-    indels = indels, call = call
+    indels = indels, call = call, check = FALSE
   )
   warn_if_swapped(plan$texts, plan$patterns, "sassy_search",
     call = call, overhang = plan$overhang, k = plan$k
@@ -380,7 +380,7 @@ sassy_count <- function(texts,
   plan <- new_search_plan(
     texts, patterns, k, alphabet, rc, all_endpoints, overhang, max_n_frac,
     ignore_case, FALSE, threads,
-    indels = indels, call = call
+    indels = indels, call = call, check = FALSE
   )
   check_result_size(length(plan$texts), length(plan$patterns), call = call)
   warn_if_swapped(plan$texts, plan$patterns, "sassy_count",
@@ -411,7 +411,7 @@ sassy_contains <- function(texts,
   plan <- new_search_plan(
     texts, patterns, k, alphabet, rc, all_endpoints, overhang, max_n_frac,
     ignore_case, FALSE, threads,
-    indels = indels, call = call
+    indels = indels, call = call, check = FALSE
   )
   check_result_size(length(plan$texts), length(plan$patterns), call = call)
   warn_if_swapped(plan$texts, plan$patterns, "sassy_contains",
@@ -441,7 +441,7 @@ run_search <- function(plan, mode, call = rlang::caller_env(),
     on.exit(progress_done(progress), add = TRUE)
   }
   res <- ds_search_plan(plan, mode, max_hits_option(call = call), progress_callback(progress), attrs)
-  rust_result(res, call = call, offset = record_offset)
+  rust_result(res, call = call, offset = record_offset, patterns = plan$patterns)
 }
 
 # The progress bar's label for a search of `texts`.
