@@ -195,6 +195,10 @@ check_k <- function(k, call = rlang::caller_env()) {
   if (!is_whole_scalar(k) || k < 0) {
     abort_scalar("k", "a single whole number >= 0", k, call)
   }
+  if (k > .Machine$integer.max) {
+    # (no pattern is that long; and the binding takes an integer)
+    abort_scalar("k", "a whole number less than the length of every pattern", k, call)
+  }
   as.integer(k)
 }
 
