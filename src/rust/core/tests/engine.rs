@@ -268,3 +268,25 @@ fn regression_ascii_ignore_case_punctuation() {
         assert!(h.cost[i] <= 1);
     }
 }
+
+/// One thread and no poll runs on the caller's thread (the SQL functions:
+/// DuckDB's own threads each search their chunks), with that thread's worker
+/// state, and gives what a pool gives.
+#[test]
+fn one_thread_without_poll_runs_on_the_calling_thread() {
+    let pats = vec![b"ACGTACGTAC".to_vec()];
+    let texts: Vec<Option<Vec<u8>>> = vec![Some(b"TTACGTACGTACTT".to_vec()), None, Some(b"GTACGTTCGTAC".to_vec())];
+    let opts = SearchOptions { k: 1, alphabet: Alphabet::Dna, rc: true, ..Default::default() };
+    let (inline, cached) = std::thread::spawn(move || {
+        let h = hits(&opts, &pats, &texts);
+        let cached = ducksassy_core::worker::with_worker(|w| w.cached_searchers());
+        let pooled = hits(&SearchOptions { threads: 2, ..opts.clone() }, &pats, &texts);
+        assert_same(&h, &pooled, "inline vs pool");
+        (h, cached)
+    })
+    .join()
+    .unwrap();
+    assert!(cached > 0, "the calling thread's worker searched");
+    // records 1 and 3 hold the pattern within one edit; record 2 is missing
+    assert!(inline.record.contains(&0) && inline.record.contains(&2) && !inline.record.contains(&1));
+}
