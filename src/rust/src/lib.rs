@@ -8,6 +8,9 @@ mod crispr;
 mod fastx;
 mod progress;
 
+// the DuckDB extension's C ABI, linked into every backend library (src/rust/sql)
+pub use ducksassy_sql::ducksassy_sql_api;
+
 use ducksassy_core::{run, Alphabet, Control, CoreError, HitBuffer, Mode, Output, SearchOptions, SearchPlan};
 use extendr_api::prelude::*;
 use extendr_ffi as ffi;
