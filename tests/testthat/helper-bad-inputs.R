@@ -83,6 +83,13 @@ bad_input_setup <- quote({
     DBI::dbDisconnect(closed_con)
     closed_con
   }
+  duck_con <- if (requireNamespace("DBI", quietly = TRUE) &&
+    requireNamespace("duckdb", quietly = TRUE)) {
+    DBI::dbConnect(suppressMessages(sassy_duckdb()))
+  }
+  plain_duck_con <- if (!is.null(duck_con)) {
+    DBI::dbConnect(suppressMessages(duckdb::duckdb()))
+  }
   granges <- if (requireNamespace("GenomicRanges", quietly = TRUE)) {
     as_granges(hits)
   }
@@ -360,5 +367,25 @@ bad_input_matrix <- list(
   ),
   sassy_backend_info = list(
     args = list()
+  ),
+  sassy_duckdb = list(
+    args = list(dbdir = quote(":memory:"), config = quote(list())),
+    ok = list(
+      # any string names a database file (made in the subprocess's folder);
+      # "" is an in-memory database, as for duckdb::duckdb()
+      dbdir = c("string", "utf8", "latin1", "empty_string"),
+      # NULL and empty lists: no settings
+      config = c("null", "empty_list", "list", "wrong_length", "empty", "matrix")
+    ),
+    needs = "duck_con"
+  ),
+  sassy_register = list(
+    args = list(con = quote(duck_con)),
+    extra = list(con = list(
+      # a duckdb database without allow_unsigned_extensions
+      plain = quote(plain_duck_con),
+      sqlite = quote(con)
+    )),
+    needs = "duck_con"
   )
 )
