@@ -28,7 +28,9 @@
 #define _GNU_SOURCE /* dladdr() in glibc's dlfcn.h */
 #endif
 #include "duckdb_extension.h"
+#if !defined(_WIN32)
 #include <dlfcn.h>
+#endif
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -90,6 +92,7 @@ static const ds_api *api = NULL;
 
 /* dlsym() returns an object pointer; copy it into a function pointer (POSIX
  * guarantees the representation; ISO C has no such cast). */
+#if !defined(_WIN32)
 #define DS_DLSYM(var, h, name)          \
   do {                                  \
     void *sym_ = dlsym((h), (name));    \
@@ -149,6 +152,14 @@ static int find_api(char *msg, size_t len) {
   api = a;
   return 1;
 }
+#else
+/* The package builds no Windows backend loader yet (entrypoint.c needs
+ * dlopen() too). */
+static int find_api(char *msg, size_t len) {
+  snprintf(msg, len, "the ducksassy SQL functions are not available on Windows yet");
+  return 0;
+}
+#endif
 
 /* ---- the functions ---------------------------------------------------------- */
 
