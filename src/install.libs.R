@@ -60,10 +60,29 @@ duckdb_footer <- function(version, platform) {
   out
 }
 
+# Debug information is most of the file (R's CFLAGS have -g): strip a copy,
+# before the footer goes on (stripping after would cut it off). Where strip
+# is missing or fails, the file is installed as built.
+stripped_copy <- function(path) {
+  strip <- Sys.which("strip")
+  if (!nzchar(strip) || .Platform$OS.type == "windows") {
+    return(path)
+  }
+  tmp <- tempfile(fileext = ".duckdb_extension")
+  file.copy(path, tmp)
+  args <- if (Sys.info()[["sysname"]] == "Darwin") "-x" else "--strip-unneeded"
+  ok <- tryCatch(
+    system2(strip, c(args, shQuote(tmp)), stdout = FALSE, stderr = FALSE) == 0L,
+    error = function(e) FALSE
+  )
+  if (ok && file.size(tmp) > 0) tmp else path
+}
+
 ext <- "ducksassy.duckdb_extension"
 if (file.exists(ext)) {
   version <- read.dcf(file.path(R_PACKAGE_SOURCE, "DESCRIPTION"), "Version")[1, 1]
-  bytes <- readBin(ext, "raw", file.size(ext))
+  built <- stripped_copy(ext)
+  bytes <- readBin(built, "raw", file.size(built))
   target <- file.path(dest, ext)
   con <- file(target, "wb")
   writeBin(c(bytes, duckdb_footer(paste0("v", version), duckdb_platform())), con)
