@@ -168,11 +168,21 @@ sassy_register <- function(con) {
   tryCatch(
     DBI::dbExecute(con, paste0("LOAD ", DBI::dbQuoteString(con, path))),
     error = function(e) {
+      platform <- tryCatch(
+        DBI::dbGetQuery(con, "PRAGMA platform")$platform[[1]],
+        error = function(e2) NA_character_
+      )
       ducksassy_abort(
         c(
           "DuckDB could not load the ducksassy SQL functions.",
           x = "{conditionMessage(e)}",
-          i = "The extension file is {.file {path}}."
+          i = "The extension file is {.file {path}}.",
+          i = if (grepl("platform", conditionMessage(e), ignore.case = TRUE) && !is.na(platform)) {
+            paste0(
+              "This DuckDB's platform is \"", platform, "\": reinstall ducksassy ",
+              "with the environment variable DUCKSASSY_DUCKDB_PLATFORM=", platform, "."
+            )
+          }
         ),
         class = "ducksassy_duckdb_error",
         call = call,

@@ -288,3 +288,47 @@ test_that("dbplyr passes the SQL functions through: filter and mutate equal the 
   expect_identical(as.integer(got$id), which(n > 0))
   expect_identical(as.integer(got$n), n[n > 0])
 })
+
+test_that("an extension file DuckDB or the shim cannot use fails LOAD with a message that says why", {
+  src <- ducksassy:::duckdb_extension_file(NULL)
+  bytes <- readBin(src, "raw", file.size(src))
+  # the footer's platform field: the 7th of eight 32-byte fields before the
+  # 256-byte signature
+  at <- length(bytes) - 256L - 64L + seq_len(32L)
+  plain <- DBI::dbConnect(suppressMessages(duckdb::duckdb()))
+  expect_identical(rawToChar(bytes[at][bytes[at] != 0]), DBI::dbGetQuery(plain, "PRAGMA platform")$platform)
+  DBI::dbDisconnect(plain)
+  dir <- withr::local_tempdir()
+  swap_file <- function(path) {
+    ns <- asNamespace("ducksassy")
+    old <- ns$duckdb_extension_file
+    unlockBinding("duckdb_extension_file", ns)
+    assign("duckdb_extension_file", function(call) path, envir = ns)
+    withr::defer({
+      assign("duckdb_extension_file", old, envir = ns)
+      lockBinding("duckdb_extension_file", ns)
+    }, envir = parent.frame())
+  }
+  # another platform in the footer: DuckDB refuses it; we say how to fix it
+  bad <- bytes
+  bad[at] <- c(charToRaw("linux_amd64_musl"), raw(16L))
+  writeBin(bad, file.path(dir, "ducksassy.duckdb_extension"))
+  local({
+    swap_file(file.path(dir, "ducksassy.duckdb_extension"))
+    con <- DBI::dbConnect(suppressMessages(duckdb::duckdb(config = list(allow_unsigned_extensions = "true"))))
+    withr::defer(DBI::dbDisconnect(con, shutdown = TRUE))
+    err <- expect_error(sassy_register(con), class = "ducksassy_duckdb_error")
+    expect_match(conditionMessage(err), "DUCKSASSY_DUCKDB_PLATFORM=", fixed = TRUE)
+  })
+  # a good file away from the package's libraries: the shim cannot find the
+  # search code R loaded, and says so
+  dir2 <- withr::local_tempdir()
+  writeBin(bytes, file.path(dir2, "ducksassy.duckdb_extension"))
+  local({
+    swap_file(file.path(dir2, "ducksassy.duckdb_extension"))
+    con <- DBI::dbConnect(suppressMessages(duckdb::duckdb(config = list(allow_unsigned_extensions = "true"))))
+    withr::defer(DBI::dbDisconnect(con, shutdown = TRUE))
+    err <- expect_error(sassy_register(con), class = "ducksassy_duckdb_error")
+    expect_match(conditionMessage(err), "not loaded in this process", fixed = TRUE)
+  })
+})
