@@ -14,7 +14,7 @@
 //! the same pattern(s) and options (a constant pattern: the whole chunk) are
 //! one engine call, with a validated [`SearchPlan`] cached per thread, so a
 //! constant pattern is not validated again for every chunk. The engine runs
-//! with one thread and no poll, which is inline on the calling thread
+//! with one thread, no poll and `plan.inline`: on the calling thread
 //! (`engine::execute`): DuckDB's own threads give the parallelism, each with
 //! its own per-thread searchers and buffers (`worker.rs`).
 //!
@@ -357,7 +357,10 @@ unsafe fn plan_for(fun: i32, r: &Row) -> Result<Rc<SearchPlan>, String> {
             c.push(e);
             return Ok(plan);
         }
-        let plan = Rc::new(new_plan(fun, r).map_err(|e| message(fun, &e, None))?);
+        let mut plan = new_plan(fun, r).map_err(|e| message(fun, &e, None))?;
+        // on the DuckDB thread that calls (see the module docs)
+        plan.inline = true;
+        let plan = Rc::new(plan);
         if c.len() >= MAX_PLANS {
             c.remove(0);
         }
