@@ -47,6 +47,7 @@ DUCKDB_EXTENSION_EXTERN
 
 #define DS_SQL_ABI 1
 enum { FUN_COUNT = 0, FUN_CONTAINS = 1, FUN_HITS = 2, FUN_CRISPR_HITS = 3 };
+#define FUN_PANEL 0x100 /* or-ed in for a VARCHAR[] pattern argument */
 
 typedef struct {
   const char *ptr; /* NULL: SQL NULL or not given */
@@ -402,7 +403,8 @@ static void search_fn(duckdb_function_info info, duckdb_data_chunk input,
   ds_chunk_out o;
   char err[2048];
   err[0] = '\0';
-  int failed = api->run(fi->fun, rows, (size_t)n, &o, err, sizeof(err));
+  int failed = api->run(fi->fun | (fi->panel ? FUN_PANEL : 0), rows, (size_t)n,
+                        &o, err, sizeof(err));
   if (failed) {
     duckdb_scalar_function_set_error(info, err[0] ? err : "ducksassy: the search failed");
   } else if (fi->fun == FUN_HITS || fi->fun == FUN_CRISPR_HITS) {

@@ -220,7 +220,7 @@ test_that("bad input is a DuckDB error with our message, and the connection stay
   )
   expect_error(
     DBI::dbGetQuery(con, "SELECT sassy_hits('ACGTACGT', 'ACGT', 4)"),
-    "sassy_hits\\(\\): `k` must be less than the length"
+    "sassy_hits\\(\\): `k` must be less than the length of `pattern` \\(4\\)"
   )
   expect_error(
     DBI::dbGetQuery(con, "SELECT sassy_count('ACGTACGT', 'ACGT', 0, 'rna')"),
@@ -229,6 +229,10 @@ test_that("bad input is a DuckDB error with our message, and the connection stay
   expect_error(
     DBI::dbGetQuery(con, "SELECT sassy_count('ACGTACGT', 'AC{GT', 0, 'ascii', true)"),
     "`rc`"
+  )
+  expect_error(
+    DBI::dbGetQuery(con, "SELECT sassy_crispr_hits('ACGTACGTAGG', 'ACGTACGTNGG', 9)"),
+    "sassy_crispr_hits\\(\\): `k` must be less than .* of `guide`"
   )
   expect_error(
     DBI::dbGetQuery(con, "SELECT sassy_count('ACGTACGT', ['ACGT', NULL], 0)"),

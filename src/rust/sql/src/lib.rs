@@ -38,6 +38,9 @@ pub const FUN_COUNT: i32 = 0;
 pub const FUN_CONTAINS: i32 = 1;
 pub const FUN_HITS: i32 = 2;
 pub const FUN_CRISPR_HITS: i32 = 3;
+/// Or-ed into `fun` when the pattern argument is a list (`VARCHAR[]`): only
+/// the messages differ (`patterns`[i] instead of `pattern`).
+pub const FUN_PANEL: i32 = 0x100;
 
 /// A borrowed string; `ptr == NULL` is SQL's NULL (or an argument not given).
 #[repr(C)]
@@ -186,7 +189,7 @@ unsafe fn write_message(msg: &str, err: *mut c_char, err_len: usize) {
 }
 
 fn fun_name(fun: i32) -> &'static str {
-    match fun {
+    match fun & !FUN_PANEL {
         FUN_COUNT => "sassy_count",
         FUN_CONTAINS => "sassy_contains",
         FUN_HITS => "sassy_hits",
@@ -256,6 +259,7 @@ impl Bufs {
 
     /// Where row `i`'s results end (values or hits so far).
     fn mark(&mut self, fun: i32) {
+        let fun = fun & !FUN_PANEL;
         let n = if fun == FUN_COUNT || fun == FUN_CONTAINS { self.values.len() } else { self.start.len() };
         self.off.push(n as u64);
     }
@@ -384,6 +388,7 @@ fn finite(x: f64) -> Option<f64> {
 /// Validate a row's arguments into a plan (the core's checks, the R
 /// functions' defaults).
 unsafe fn new_plan(fun: i32, r: &Row) -> Result<SearchPlan, CoreError> {
+    let fun = fun & !FUN_PANEL;
     let alphabet = match r.alphabet.bytes() {
         None => Alphabet::Iupac,
         Some(a) => Alphabet::parse(&String::from_utf8_lossy(a))?,
@@ -447,7 +452,14 @@ fn message(fun: i32, e: &CoreError, text: Option<&[u8]>) -> String {
         );
     }
     let m = e.to_string();
-    let m = if fun == FUN_CRISPR_HITS { m.replace("`guides`[1]", "`guide`").replace("`guides`", "`guide`") } else { m };
+    // the SQL argument's name: `pattern` (`guide`) for one, the core's
+    // `patterns`[i] (`guides`[i]) for a list
+    let (one, many) = if fun & !FUN_PANEL == FUN_CRISPR_HITS { ("`guide`", "`guides`") } else { ("`pattern`", "`patterns`") };
+    let m = if fun & FUN_PANEL == 0 {
+        m.replace(&format!("{many}[1]"), one).replace("`patterns`", one).replace("`guides`", one)
+    } else {
+        m.replace("`guides`", "`guide`")
+    };
     format!("{name}(): {m}")
 }
 
@@ -611,7 +623,9 @@ mod tests {
         let e = call(FUN_COUNT, &[row(s(b"ACGZ"), &p, 0)]).unwrap_err();
         assert!(e.starts_with("sassy_count(): `text` \"ACGZ\" has letter \"Z\" at position 4"), "{e}");
         let e = call(FUN_HITS, &[row(s(b"ACGT"), &p, 4)]).unwrap_err();
-        assert!(e.contains("`k`") && e.contains("`patterns`[1]"), "{e}");
+        assert!(e.contains("`k`") && e.contains("length of `pattern` (4)"), "{e}");
+        let e = call(FUN_HITS | FUN_PANEL, &[row(s(b"ACGT"), &p, 4)]).unwrap_err();
+        assert!(e.starts_with("sassy_hits(): ") && e.contains("`patterns`[1]"), "{e}");
         let out = call(FUN_CONTAINS, &[row(s(b"ACGT"), &p, 0)]).unwrap();
         assert_eq!(unsafe { *out.values }, 1);
     }
