@@ -64,7 +64,21 @@ paired <- function(d, a, b, col = "seconds") {
              by = c("workload", "threads", "rep"), suffixes = c("_a", "_b"))
   x$ratio <- x[[paste0(col, "_a")]] / x[[paste0(col, "_b")]]
   agg <- stats::aggregate(ratio ~ workload + threads, x, function(v) {
-    c(median = stats::median(v), q1 = unname(stats::quantile(v, 0.25)), q3 = unname(stats::quantile(v, 0.75)), n = length(v))
+    ci <- median_ci(v)
+    c(median = stats::median(v), q1 = unname(stats::quantile(v, 0.25)), q3 = unname(stats::quantile(v, 0.75)),
+      ci_lo = ci[1], ci_hi = ci[2], n = length(v))
   })
   cbind(agg[c("workload", "threads")], as.data.frame(agg$ratio))
+}
+
+#' Distribution-free 95% confidence interval of a median: the order
+#' statistics x_(l) and x_(n - l + 1), l from the binomial(n, 1/2) quantile
+#' (no assumption on the shape of the noise, which on this VM is skewed).
+#' `NA`s for fewer than 6 values, where no such interval reaches 95%.
+median_ci <- function(v) {
+  v <- sort(v)
+  n <- length(v)
+  l <- stats::qbinom(0.025, n, 0.5)
+  if (l < 1) return(c(NA_real_, NA_real_))
+  c(v[l], v[n - l + 1])
 }
