@@ -1,4 +1,4 @@
-# Peak memory of sassy_search_fastx(what = "count") over FASTQ files with 1x
+# Peak memory of sassy_count_fastx() over FASTQ files with 1x
 # and 4x as many reads (issue 4: "peak memory for a count over a FASTQ with
 # 4x more reads is within 25%").
 #

@@ -1,4 +1,4 @@
-# Peak memory of sassy_search_table(what = "count") over a DuckDB table with
+# Peak memory of sassy_count_table() over a DuckDB table with
 # 1x and 4x as many rows (issue 3: "peak R memory of a count over a
 # 4,000,000-row table is within 25% of the same count over 1,000,000 rows").
 #
