@@ -58,12 +58,17 @@ rust-vendor:
 	    '[source.vendored-sources]' 'directory = "vendor"' > .cargo/config.toml; \
 	fi
 
-# cargo test of the pure-Rust core, with the same SIMD flags as the package.
+# cargo test of the pure-Rust core and of the SQL functions' crate, with the
+# same SIMD flags as the package.
 rust-test: rust-vendor
 	@set -euo pipefail; \
 	eval "$$(sh tools/config)"; \
 	cd $(RUST_DIR)/core; \
 	echo "cargo test (backend $$DS_BACKEND, RUSTFLAGS='$$DS_RUSTFLAGS' $$DS_CARGO_FLAGS)"; \
+	env -u CARGO_ENCODED_RUSTFLAGS CARGO_HOME="$(CURDIR)/$(RUST_DIR)/cargo-home" \
+	  RUSTFLAGS="$$DS_RUSTFLAGS" cargo test --offline $$DS_CARGO_FLAGS; \
+	echo "cargo test of the SQL functions' C ABI (src/rust/sql)"; \
+	cd ../sql; \
 	env -u CARGO_ENCODED_RUSTFLAGS CARGO_HOME="$(CURDIR)/$(RUST_DIR)/cargo-home" \
 	  RUSTFLAGS="$$DS_RUSTFLAGS" cargo test --offline $$DS_CARGO_FLAGS
 

@@ -10,7 +10,9 @@
 #' (x86-64-v4); on ARM64 `"neon"`. When the package is loaded, a small C
 #' dispatcher compiled without SIMD asks the CPU what it supports and loads
 #' the best backend, before any SIMD code runs. Every backend gives the same
-#' results; only the speed differs.
+#' results; only the speed differs. The SQL functions of the DuckDB extension
+#' (see [sassy_duckdb()]) run the backend in use here (the SQL function
+#' `sassy_backend()` names it).
 #'
 #' The environment variable `DUCKSASSY_BACKEND`, read when the package is
 #' loaded, asks for a backend (`"scalar"`, `"avx2"`, `"avx512"`, `"neon"`,

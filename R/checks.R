@@ -332,7 +332,7 @@ check_result_size <- function(n_texts, n_patterns, call = rlang::caller_env()) {
         i = "Count fewer texts or patterns per call and combine the parts.",
         i = paste0(
           "Or stream the counts into a database table: ",
-          "`sassy_search_table(con, table, patterns, what = \"count\", output = \"counts\")`."
+          "`sassy_count_table(con, table, patterns, output = \"counts\")`."
         )
       ),
       class = "ducksassy_limit_error",
@@ -401,4 +401,46 @@ new_search_plan <- function(texts, patterns, k, alphabet, rc, all_endpoints,
     check_plan(as_plan(args), call = call)
   }
   args
+}
+
+# The search arguments, by the names of sassy_search()'s: the file and table
+# verbs take those that apply to them (the count verbs all but the hit-only
+# `cigar`, `cigar_style` and `region`), with sassy_search()'s defaults (a
+# test holds them to it).
+search_arg_names <- c(
+  "alphabet", "rc", "all_endpoints", "overhang", "max_n_frac", "ignore_case",
+  "cigar", "cigar_style", "region", "threads", "indels"
+)
+
+#' The search arguments of a verb's call, by name
+#'
+#' @param env The verb's frame (`rlang::current_env()`).
+#' @return A named list of the values of those of `search_arg_names` that
+#'   the verb takes.
+#' @noRd
+search_args_of <- function(env) {
+  mget(intersect(search_arg_names, ls(env)), envir = env)
+}
+
+#' The plan of a file or table verb: the search arguments checked as for
+#' sassy_search(); the count verbs search without CIGARs or regions
+#' @param mode "hits", "count" or "contains".
+#' @param args The verb's search arguments (search_args_of()).
+#' @noRd
+new_verb_plan <- function(mode, patterns, k, args, call) {
+  hits <- mode == "hits"
+  plan <- new_search_plan(
+    character(), patterns, k, args$alphabet, args$rc, args$all_endpoints,
+    args$overhang, args$max_n_frac, args$ignore_case,
+    if (hits) args$cigar else FALSE, args$threads,
+    indels = args$indels, call = call
+  )
+  if (hits) {
+    plan$cigar_style <- check_cigar_style(args$cigar_style, call = call)
+    plan$region <- check_flag(args$region, "region", call = call)
+  } else {
+    plan$cigar_style <- cigar_styles[[1L]]
+    plan$region <- FALSE
+  }
+  plan
 }

@@ -505,7 +505,7 @@ limit_hint <- function(context = c("vector", "fastx", "table", "table_output")) 
       ),
       fastx = c(
         i = paste0(
-          "Count them per record with `what = \"count\"`, keep the records that ",
+          "Count them per record with `sassy_count_fastx()`, keep the records that ",
           "have hits with `sassy_filter_fastx()`, search fewer files per call, ",
           "narrow the search (smaller `k`), or ", option, "."
         )
@@ -513,7 +513,7 @@ limit_hint <- function(context = c("vector", "fastx", "table", "table_output")) 
       table = c(
         i = paste0(
           "Write them to the database with `output = \"table_name\"` (the limit ",
-          "then holds per chunk), count them with `what = \"count\"`, narrow the ",
+          "then holds per chunk), count them with `sassy_count_table()`, narrow the ",
           "search (smaller `k`), or ", option, "."
         )
       ),
@@ -563,4 +563,16 @@ signal_interrupt <- function(message = "The search was interrupted.", call = rla
     list(message = message, call = call)
   )
   stop(cnd)
+}
+
+# An error that only a bug in ducksassy can raise.
+abort_internal <- function(what, call) {
+  ducksassy_abort(
+    c(
+      paste0("Internal error: ", what, "."),
+      i = "This is a bug in ducksassy; please report it with a reproducible example."
+    ),
+    class = "ducksassy_internal_error",
+    call = call
+  )
 }

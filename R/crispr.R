@@ -155,6 +155,7 @@
 #' Beeloo, R. and Groot Koerkamp, R. (2026). Sassy: fuzzy searching DNA
 #' sequences using SIMD. *Bioinformatics*.
 #' @export
+#' @order 1
 #' @examples
 #' # Two SpCas9 guides (20 nt + NGG) on a small made-up genome
 #' genome <- c(
@@ -213,6 +214,7 @@ sassy_crispr <- function(texts,
 }
 
 #' @rdname sassy_crispr
+#' @order 2
 #' @param paths Paths of FASTA or FASTQ files, plain or compressed, as for
 #'   [sassy_search_fastx()].
 #' @param BPPARAM `NULL` (default), or a BiocParallel parameter object to
@@ -261,150 +263,6 @@ sassy_crispr_fastx <- function(paths,
   new_crispr_hits(new_fastx_hits(res, paths, call = call,
     pattern_names = names(plan$guides), plan = plan
   ))
-}
-
-#' @rdname sassy_crispr
-#' @param con,table,column,id,chunk_rows,output The table to search and how,
-#'   as for [sassy_search_table()]: a DBI connection, a table name,
-#'   `DBI::Id()` or `DBI::SQL()` query, the sequence column, the columns that
-#'   identify a row in the result (`NULL`: the row number as `record`), rows
-#'   read at a time, and optionally a table to append the hits to (then the
-#'   number of hits is returned, invisibly).
-#' @export
-sassy_crispr_table <- function(con,
-                               table,
-                               guides,
-                               k,
-                               column = "sequence",
-                               id = NULL,
-                               pam_length = 3L,
-                               allow_pam_edits = FALSE,
-                               max_n_frac = 0.2,
-                               rc = TRUE,
-                               cigar = TRUE,
-                               cigar_style = c("pattern", "sam"),
-                               region = FALSE,
-                               threads = sassy_threads(),
-                               chunk_rows = 100000L,
-                               output = NULL,
-                               BPPARAM = NULL,
-                               indels = TRUE,
-                               ...) {
-  call <- rlang::current_env()
-  check_no_extra_args(..., .fn = "sassy_crispr_table", .call = call)
-  check_dbi_installed(call = call)
-  check_connection(con, call = call)
-  plan <- new_crispr_plan(
-    guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads,
-    indels = indels, call = call
-  )
-  plan$cigar_style <- check_cigar_style(cigar_style, call = call)
-  plan$region <- check_flag(region, "region", call = call)
-  column <- check_column_name(column, call = call)
-  id <- check_id(id, call = call)
-  chunk_rows <- check_chunk_rows(chunk_rows, call = call)
-  output <- check_output_name(output, call = call)
-  max_hits <- max_hits_option(call = call)
-  if (!is.null(BPPARAM)) {
-    return(shard_table(
-      con, table, column, id, chunk_rows, output, BPPARAM,
-      search = sassy_crispr_table,
-      search_args = list(
-        guides = guides, k = k, pam_length = pam_length,
-        allow_pam_edits = allow_pam_edits, max_n_frac = max_n_frac, rc = rc,
-        cigar = cigar, cigar_style = plan$cigar_style, region = plan$region,
-        threads = plan$threads, indels = plan$indels
-      ),
-      hits = TRUE, call = call
-    ))
-  }
-
-  # The table machinery of sassy_search_table() (table-read.R,
-  # table-output.R): resolve the source, read it in chunks, spool the chunks
-  # for `output`; only the search of a chunk differs.
-  src <- new_table_source(con, table, column, id, call = call, hint = function() {
-    swapped_hint(guides, function(p) DBI::dbExistsTable(con, p), "sassy_crispr_table", "table", "guides")
-  })
-  out_spec <- if (!is.null(output)) new_output_spec(con, output, call = call)
-  progress <- NULL
-  if (progress_wanted()) {
-    progress <- new_progress(
-      paste("Searching", src$label), "rows", cheap_row_count(con, table, src)
-    )
-    on.exit(progress_done(progress), add = TRUE)
-  }
-  reader <- open_table_reader(con, src, chunk_rows, call = call)
-  on.exit(close_table_reader(reader), add = TRUE)
-  if (!is.null(out_spec)) {
-    spool <- new_spool()
-    on.exit(close_spool(spool), add = TRUE)
-  }
-  rows_done <- 0
-  n_out <- 0
-  pieces <- list()
-  template <- NULL
-  cols <- NULL
-  repeat {
-    chunk <- fetch_table_chunk(reader, call = call)
-    if (is.null(chunk)) {
-      break
-    }
-    if (is.null(cols)) {
-      cols <- resolve_table_columns(src, names(chunk), column, id, call = call)
-    }
-    plan$texts <- chunk_texts(chunk[[column]], src, column, call = call)
-    limit <- if (is.null(out_spec)) max_hits - n_out else max_hits
-    res <- ds_crispr(plan$texts, as_plan(plan, max_hits = limit), NULL)
-    res <- crispr_table_result(res, rows_done, column, max_hits, call,
-      output = !is.null(out_spec)
-    )
-    piece <- finish_table_piece(
-      table_hits_piece(res, chunk, cols, rows_done, names(plan$guides)), res,
-      list(texts = plan$texts), "texts", plan
-    )
-    piece <- new_crispr_hits(piece)
-    if (is.null(template)) {
-      template <- new_data_frame(lapply(piece, function(x) x[0L]), 0L)
-      if (!is.null(out_spec)) {
-        check_output_fit(out_spec, template, call = call)
-      }
-    }
-    n_piece <- length(piece[[1L]])
-    if (n_piece > 0L) {
-      if (is.null(out_spec)) {
-        pieces[[length(pieces) + 1L]] <- piece
-      } else {
-        write_spool(spool, piece)
-      }
-    }
-    n_out <- n_out + n_piece
-    rows_done <- rows_done + length(plan$texts)
-    progress_update(progress, rows_done)
-    rm(chunk, res, piece)
-    plan$texts <- NULL
-    if (reader$done) {
-      break
-    }
-  }
-  close_table_reader(reader)
-  if (!is.null(out_spec)) {
-    write_output(con, out_spec, template, spool, call = call)
-    return(invisible(as.double(n_out)))
-  }
-  combine_pieces(pieces, template)
-}
-
-# One chunk's binding result, or its error in table terms: the hit limit
-# over all chunks, a bad letter named by its row in scan order.
-crispr_table_result <- function(res, offset, column, max_hits, call,
-                                output = FALSE) {
-  if (!inherits(res, "ducksassy_rust_error")) {
-    return(res)
-  }
-  if (identical(res$kind, "too_many_hits")) {
-    abort_table_limit(max_hits, output, call)
-  }
-  rust_result(res, call = call, rows = list(offset = offset, column = column))
 }
 
 #' Check every CRISPR argument

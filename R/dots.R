@@ -149,3 +149,47 @@ edit_distance <- function(a, b) {
   }
   prev[length(b) + 1L]
 }
+
+#' Stop when `...` has `what = `, removed from the file and table functions
+#'
+#' The three verbs (`sassy_search_*()`, `sassy_count_*()`,
+#' `sassy_contains_*()`) took the place of `what = "hits"`, `"count"` and
+#' `"contains"`, as for character vectors. The error names the function to
+#' call instead.
+#' @param ... The caller's `...`.
+#' @param .family `"table"` or `"fastx"`.
+#' @noRd
+check_removed_what <- function(..., .family, .call = rlang::caller_env()) {
+  nms <- ...names()
+  i <- match("what", nms)
+  if (is.na(i)) {
+    return(invisible())
+  }
+  what <- tryCatch(...elt(i), error = function(e) NULL)
+  verb <- if (is.character(what) && length(what) == 1L && !is.na(what) &&
+    what %in% c("count", "contains")) {
+    what
+  } else {
+    "search"
+  }
+  fn <- paste0("sassy_", verb, "_", .family, "()")
+  shown <- if (is.character(what) && length(what) == 1L) {
+    paste0("`what = ", format_value(what), "`")
+  } else {
+    "`what`"
+  }
+  ducksassy_abort(
+    c(
+      paste0(shown, " was removed: use `", fn, "`."),
+      i = paste0(
+        "`sassy_search_", .family, "()`, `sassy_count_", .family,
+        "()` and `sassy_contains_", .family, "()` give hits, counts and ",
+        "presence, as `sassy_search()`, `sassy_count()` and `sassy_contains()` do."
+      )
+    ),
+    class = c("ducksassy_deprecated_error", "ducksassy_input_error"),
+    arg = "what",
+    value = fn,
+    call = .call
+  )
+}

@@ -7,9 +7,10 @@
 #' memory stays bounded by the batch size and the results, not by the file
 #' size.
 #'
-#' * `sassy_search_fastx()` searches every record of one or more files, like
-#'   [sassy_search()], [sassy_count()] or [sassy_contains()] do for a
-#'   character vector (`what = "hits"`, `"count"` or `"contains"`).
+#' * `sassy_search_fastx()`, `sassy_count_fastx()` and
+#'   `sassy_contains_fastx()` search every record of one or more files, as
+#'   [sassy_search()], [sassy_count()] and [sassy_contains()] do for a
+#'   character vector: hits, counts per record, or presence per record.
 #' * `sassy_filter_fastx()` writes the records that have a hit of any pattern
 #'   (or, with `invert = TRUE`, those that have none) to a new file,
 #'   unchanged. It takes the search arguments that change which records have
@@ -98,12 +99,8 @@
 #'   results (`c(s1 = "s1.fq.gz", s2 = "s2.fq.gz")`).
 #' @param path A single path to a FASTA or FASTQ file.
 #' @param patterns A character vector of one or more patterns, none `NA` or
-#'   empty. With `what = "count"` or `"contains"`, pattern names (or
+#'   empty. For `sassy_count_fastx()` and `sassy_contains_fastx()`, pattern names (or
 #'   `pattern_1`, `pattern_2`, ... for unnamed ones) become column names.
-#' @param what `"hits"` (default), one row per hit as [sassy_search()];
-#'   `"count"`, the number of hits per record and pattern as [sassy_count()];
-#'   or `"contains"`, whether each record has a hit of each pattern as
-#'   [sassy_contains()].
 #' @param output Path of the file to write, a single string. Gzip-compressed
 #'   when it ends in `.gz`, plain otherwise. Its folder must exist; it must
 #'   not be `path` itself.
@@ -120,10 +117,13 @@
 #'   bound in order: the result is identical to that without `BPPARAM`. A
 #'   failed shard is a `ducksassy_shard_error` naming the file and record
 #'   range. See [sharding] for shard sizes, options and errors.
+#' @param ... Not used: an unknown argument is an error naming it and the
+#'   argument meant, as for [sassy_search()]. (`what = ` was removed: use
+#'   `sassy_count_fastx()` or `sassy_contains_fastx()`.)
 #' @inheritParams sassy_search
 #'
 #' @return
-#' `sassy_search_fastx()` with `what = "hits"`: a base `data.frame` with one
+#' `sassy_search_fastx()`: a base `data.frame` with one
 #' row per hit, ordered by file (in the order of `paths`), record, pattern,
 #' start, end and strand, and columns
 #'
@@ -146,7 +146,7 @@
 #' interactive sessions a progress bar shows the bytes read of the files'
 #' size (see [sassy_search()], *Progress*).
 #'
-#' With `what = "count"` or `"contains"`: a base `data.frame` with one row per
+#' `sassy_count_fastx()` and `sassy_contains_fastx()`: a base `data.frame` with one row per
 #' record (all records of all files, in order) and columns `file` (only with
 #' several paths), `record` and `name` as above, then one column per pattern,
 #' integer counts (`"count"`) or logical (`"contains"`), named by
@@ -172,6 +172,7 @@
 #' @seealso [sassy_search()] for the search arguments and the hit columns;
 #'   `Biostrings::readDNAStringSet()` to read files as Biostrings objects.
 #' @export
+#' @order 1
 #' @examples
 #' reads <- system.file("extdata", "lambda_reads_1.fq.gz", package = "ducksassy")
 #' genome <- system.file("extdata", "lambda_virus.fa", package = "ducksassy")
@@ -190,8 +191,8 @@
 #' sassy_search_fastx(c(genome, reads), c(p1 = primer), k = 1)[, 1:6]
 #'
 #' # Counts per record, one column per pattern
-#' counts <- sassy_search_fastx(reads, c(p1 = primer, p2 = "ACGTACGTACGT"),
-#'   k = 1, what = "count")
+#' counts <- sassy_count_fastx(reads, c(p1 = primer, p2 = "ACGTACGTACGT"),
+#'   k = 1)
 #' head(counts)
 #' colSums(counts[, c("p1", "p2")])
 #'
@@ -223,23 +224,85 @@ sassy_search_fastx <- function(paths,
                                cigar_style = c("pattern", "sam"),
                                region = FALSE,
                                threads = sassy_threads(),
-                               what = c("hits", "count", "contains"),
                                BPPARAM = NULL,
                                indels = TRUE,
                                ...) {
   call <- rlang::current_env()
+  check_removed_what(..., .family = "fastx", .call = call)
   check_no_extra_args(..., .fn = "sassy_search_fastx", .call = call)
-  paths <- check_fastx_paths(paths, "paths", call = call, hint = function() {
-    swapped_hint(patterns, is_file, "sassy_search_fastx", "paths")
-  })
-  plan <- new_search_plan(
-    character(), patterns, k, alphabet, rc, all_endpoints, overhang,
-    max_n_frac, ignore_case, cigar, threads,
-    indels = indels, call = call
+  search_fastx(
+    "hits", paths, patterns, k,
+    search_args_of(call),
+    BPPARAM, call
   )
-  plan$cigar_style <- check_cigar_style(cigar_style, call = call)
-  plan$region <- check_flag(region, "region", call = call)
-  what <- check_what(what, call = call)
+}
+
+#' @rdname sassy_search_fastx
+#' @order 2
+#' @export
+sassy_count_fastx <- function(paths,
+                              patterns,
+                              k = 0L,
+                              alphabet = c("iupac", "dna", "ascii"),
+                              rc = NULL,
+                              all_endpoints = FALSE,
+                              overhang = NULL,
+                              max_n_frac = NULL,
+                              ignore_case = FALSE,
+                              threads = sassy_threads(),
+                              BPPARAM = NULL,
+                              indels = TRUE,
+                              ...) {
+  call <- rlang::current_env()
+  check_removed_what(..., .family = "fastx", .call = call)
+  check_no_extra_args(..., .fn = "sassy_count_fastx", .call = call)
+  search_fastx(
+    "count", paths, patterns, k,
+    search_args_of(call),
+    BPPARAM, call
+  )
+}
+
+#' @rdname sassy_search_fastx
+#' @order 3
+#' @export
+sassy_contains_fastx <- function(paths,
+                                 patterns,
+                                 k = 0L,
+                                 alphabet = c("iupac", "dna", "ascii"),
+                                 rc = NULL,
+                                 all_endpoints = FALSE,
+                                 overhang = NULL,
+                                 max_n_frac = NULL,
+                                 ignore_case = FALSE,
+                                 threads = sassy_threads(),
+                                 BPPARAM = NULL,
+                                 indels = TRUE,
+                                 ...) {
+  call <- rlang::current_env()
+  check_removed_what(..., .family = "fastx", .call = call)
+  check_no_extra_args(..., .fn = "sassy_contains_fastx", .call = call)
+  search_fastx(
+    "contains", paths, patterns, k,
+    search_args_of(call),
+    BPPARAM, call
+  )
+}
+
+#' The three file verbs
+#'
+#' @param mode "hits", "count" or "contains".
+#' @param args The search arguments of the verb, by name (the hit verb's
+#'   `cigar`, `cigar_style` and `region` as well).
+#' @noRd
+search_fastx <- function(mode, paths, patterns, k, args, BPPARAM, call) {
+  what <- mode
+  hits <- mode == "hits"
+  fn <- paste0("sassy_", if (hits) "search" else mode, "_fastx")
+  paths <- check_fastx_paths(paths, "paths", call = call, hint = function() {
+    swapped_hint(patterns, is_file, fn, "paths")
+  })
+  plan <- new_verb_plan(mode, patterns, k, args, call)
   if (!is.null(BPPARAM)) {
     return(shard_fastx(paths, plan, what, BPPARAM, call = call))
   }
@@ -260,369 +323,4 @@ sassy_search_fastx <- function(paths,
   } else {
     new_fastx_values(res, paths, plan$patterns, what, call = call)
   }
-}
-
-#' @rdname sassy_search_fastx
-#' @export
-sassy_filter_fastx <- function(path,
-                               output,
-                               patterns,
-                               k = 0L,
-                               invert = FALSE,
-                               alphabet = c("iupac", "dna", "ascii"),
-                               rc = NULL,
-                               overhang = NULL,
-                               max_n_frac = NULL,
-                               ignore_case = FALSE,
-                               threads = sassy_threads(),
-                               indels = TRUE,
-                               ...) {
-  call <- rlang::current_env()
-  check_no_extra_args(..., .fn = "sassy_filter_fastx", .call = call)
-  path <- check_fastx_paths(path, "path", single = TRUE, call = call, hint = function() {
-    swapped_hint(patterns, is_file, "sassy_filter_fastx", "path")
-  })
-  output <- check_fastx_output(output, path, call = call)
-  plan <- new_search_plan(
-    character(), patterns, k, alphabet, rc, FALSE, overhang, max_n_frac,
-    ignore_case, FALSE, threads,
-    indels = indels, call = call
-  )
-  invert <- check_flag(invert, "invert", call = call)
-  size <- fastx_batch_size(call = call)
-  progress <- new_progress(fastx_label(path), "bytes")
-  on.exit(progress_done(progress), add = TRUE)
-  res <- ds_fastx_filter(
-    path.expand(path),
-    path.expand(output),
-    invert,
-    grepl("\\.gz$", output, ignore.case = TRUE),
-    as_plan(plan, "contains"),
-    new_read_options(size),
-    progress_callback(progress)
-  )
-  res <- fastx_result(res, "path", path, output = output, call = call)
-  if (!is.double(res) || length(res) != 2L) {
-    abort_internal("the filter returned no counts", call)
-  }
-  res
-}
-
-#' @rdname sassy_search_fastx
-#' @export
-sassy_read_fastx <- function(path, n_max = Inf, ...) {
-  call <- rlang::current_env()
-  check_no_extra_args(..., .fn = "sassy_read_fastx", .call = call)
-  path <- check_fastx_paths(path, "path", single = TRUE, call = call)
-  n_max <- check_n_max(n_max, call = call)
-  size <- fastx_batch_size(call = call)
-  res <- ds_fastx_read(path.expand(path), n_max, size[["bytes"]], size[["records"]])
-  res <- fastx_result(res, "path", path, call = call)
-  cols <- list(
-    name = res$name,
-    description = res$description,
-    sequence = res$sequence
-  )
-  if (identical(res$format, "fastq")) {
-    cols$quality <- res$quality
-  }
-  new_data_frame(cols, length(res$name))
-}
-
-# ---------------------------------------------------------------------------
-# Results
-
-new_fastx_hits <- function(res, paths, call, pattern_names = NULL, plan = NULL) {
-  hits <- new_hits(res$hits, call = call, pattern_names = pattern_names)
-  n <- nrow(hits)
-  if (length(res$file) != n || length(res$name) != n) {
-    abort_internal("the file hit table has columns of unequal length", call)
-  }
-  out <- list()
-  if (has_file_column(paths)) {
-    out$file <- file_labels(paths)[res$file]
-  }
-  out$record <- hits$record
-  out$name <- res$name
-  for (col in setdiff(names(hits), c("record", "name"))) {
-    out[[col]] <- hits[[col]]
-  }
-  out <- new_data_frame(out, n)
-  if (!is.null(plan)) {
-    patterns <- if (!is.null(plan$guides)) plan$guides else plan$patterns
-    out <- finish_hits(out, nchar(patterns, type = "bytes"),
-      if (is.null(plan$cigar_style)) "pattern" else plan$cigar_style,
-      regions = res$region, call = call
-    )
-  }
-  if (n > 0L && length(res$length) == n) {
-    # the record lengths the reader saw, for as_granges()'s seqinfo: one
-    # per run of hits of a record (rows are ordered by file and record)
-    rec <- hits$record
-    first <- which(c(TRUE, rec[-1L] != rec[-n] | res$file[-1L] != res$file[-n]))
-    out <- set_seqlengths(out, res$name[first], res$length[first])
-  }
-  out
-}
-
-# The progress bar's label for a search of files.
-fastx_label <- function(paths) {
-  if (length(paths) == 1L) {
-    paste("Searching", basename(paths))
-  } else {
-    paste("Searching", length(paths), "files")
-  }
-}
-
-new_fastx_values <- function(res, paths, patterns, what, call) {
-  counts <- res$records_per_file
-  n <- length(res$name)
-  if (length(counts) != length(paths) || sum(counts) != n ||
-    length(res$values) != length(patterns) ||
-    any(lengths(res$values) != n)) {
-    abort_internal("the file count table has the wrong size", call)
-  }
-  out <- list()
-  if (has_file_column(paths)) {
-    out$file <- rep(file_labels(paths), counts)
-    out$record <- sequence(as.integer(counts))
-  } else {
-    out$record <- seq_len(n)
-  }
-  out$name <- res$name
-  cols <- res$values
-  names(cols) <- fastx_pattern_columns(patterns, names(out))
-  new_data_frame(c(out, cols), n)
-}
-
-# The `file` column: present with several paths, or when `paths` has names
-# (names label the files); the name of each path, or the path where it has
-# none.
-has_file_column <- function(paths) {
-  length(paths) > 1L || !is.null(names(paths))
-}
-
-file_labels <- function(paths) {
-  nm <- names(paths)
-  if (is.null(nm)) {
-    return(unname(paths))
-  }
-  out <- unname(paths)
-  named <- !is.na(nm) & nm != ""
-  out[named] <- nm[named]
-  out
-}
-
-# Column names of the patterns in count and contains results, the same for
-# vectors, files and tables: their names, pattern_<i> where unnamed, made
-# unique.
-pattern_columns <- function(patterns) {
-  fastx_pattern_columns(patterns, character())
-}
-
-# Column names of the patterns: their names, pattern_<i> where unnamed, made
-# unique against each other and the id columns before them.
-fastx_pattern_columns <- function(patterns, id_columns) {
-  nm <- names(patterns)
-  if (is.null(nm)) {
-    nm <- rep("", length(patterns))
-  }
-  blank <- is.na(nm) | nm == ""
-  nm[blank] <- paste0("pattern_", seq_along(patterns))[blank]
-  all <- make.unique(c(id_columns, nm), sep = "_")
-  all[length(id_columns) + seq_along(nm)]
-}
-
-# ---------------------------------------------------------------------------
-# Errors from the binding
-
-#' Check a value from a file-reading entry point of the binding
-#'
-#' File errors name the file as the user gave it (`paths`, or `output`),
-#' `arg` is their argument; hit-limit advice is the file family's. The
-#' condition is built by `rust_condition()` (conditions.R).
-#' @noRd
-fastx_result <- function(res, arg, paths, output = NULL,
-                         call = rlang::caller_env()) {
-  rust_result(res, call = call, limit_context = "fastx", paths = paths,
-    output = output, path_arg = arg
-  )
-}
-
-# ---------------------------------------------------------------------------
-# Argument checks
-
-check_fastx_paths <- function(paths, arg, single = FALSE,
-                              call = rlang::caller_env(), hint = NULL) {
-  what <- if (single) "a single file path" else "a character vector of file paths"
-  if (!is.character(paths) || length(paths) == 0L ||
-    (single && length(paths) != 1L)) {
-    ducksassy_abort(
-      c(
-        paste0("`", arg, "` must be ", what, "."),
-        x = paste0("`", arg, "` is ", format_value(paths), ".")
-      ),
-      arg = arg,
-      value = paths,
-      call = call
-    )
-  }
-  bad <- which(is.na(paths) | paths == "")
-  if (length(bad) > 0L) {
-    i <- bad[[1L]]
-    ducksassy_abort(
-      c(
-        paste0("`", arg, "` must not contain missing values or empty strings."),
-        locate_bullet(arg, if (single) NULL else i, paths[[i]]),
-        more_bullet(bad)
-      ),
-      arg = arg,
-      index = i,
-      value = paths[[i]],
-      call = call
-    )
-  }
-  full <- path.expand(paths)
-  missing <- which(!file.exists(full))
-  folders <- which(dir.exists(full))
-  bad <- sort(c(missing, folders))
-  if (length(bad) > 0L) {
-    i <- bad[[1L]]
-    problem <- if (i %in% missing) "does not exist" else "is a folder, not a file"
-    where <- if (single) paste0("`", arg, "`") else paste0("`", arg, "[", i, "]`")
-    ducksassy_abort(
-      c(
-        paste0("Can't read file \"", cli_escape(paths[[i]]), "\": it ", problem, "."),
-        x = paste0(where, " is ", format_value(paths[[i]]), "."),
-        more_bullet(bad),
-        # (swapped arguments: the patterns name files; swapped.R)
-        if (is.function(hint)) hint()
-      ),
-      class = c("ducksassy_file_error", "ducksassy_input_error"),
-      arg = arg,
-      index = i,
-      value = paths[[i]],
-      path = paths[[i]],
-      record = NULL,
-      line = NULL,
-      call = call
-    )
-  }
-  paths
-}
-
-is_file <- function(p) {
-  full <- path.expand(p)
-  file.exists(full) && !dir.exists(full)
-}
-
-check_fastx_output <- function(output, path, call = rlang::caller_env()) {
-  if (!is.character(output) || length(output) != 1L || is.na(output) ||
-    output == "") {
-    abort_scalar("output", "a single file path", output, call)
-  }
-  full <- path.expand(output)
-  if (grepl("\\.(bz2|xz|zst|zstd|lz4|bgz|bgzf)$", output, ignore.case = TRUE)) {
-    ducksassy_abort(
-      c(
-        "`output` must end in \".gz\" (gzip) or have no compression suffix.",
-        x = paste0("`output` is ", format_value(output), "."),
-        i = "Only gzip output can be written; other compressions are read, not written."
-      ),
-      arg = "output",
-      value = output,
-      call = call
-    )
-  }
-  if (dir.exists(full)) {
-    ducksassy_abort(
-      c(
-        "`output` must be a file path, not a folder.",
-        x = paste0("`output` is ", format_value(output), ".")
-      ),
-      arg = "output",
-      value = output,
-      call = call
-    )
-  }
-  if (!dir.exists(dirname(full))) {
-    ducksassy_abort(
-      c(
-        "The folder of `output` must exist.",
-        x = paste0("`output` is ", format_value(output), ", in a folder that does not exist.")
-      ),
-      class = c("ducksassy_file_error", "ducksassy_input_error"),
-      arg = "output",
-      value = output,
-      path = output,
-      call = call
-    )
-  }
-  same <- file.exists(full) &&
-    identical(normalizePath(full), normalizePath(path.expand(path)))
-  if (same) {
-    ducksassy_abort(
-      c(
-        "`output` must not be the input file `path`.",
-        x = paste0("Both are ", format_value(output), ".")
-      ),
-      arg = "output",
-      value = output,
-      call = call
-    )
-  }
-  output
-}
-
-check_what <- function(what, call = rlang::caller_env()) {
-  choices <- c("hits", "count", "contains")
-  if (identical(what, choices)) {
-    return("hits")
-  }
-  if (!is.character(what) || length(what) != 1L || is.na(what) ||
-    !(what %in% choices)) {
-    ducksassy_abort(
-      c(
-        "`what` must be one of \"hits\", \"count\" or \"contains\".",
-        locate_bullet("what", NULL, what)
-      ),
-      arg = "what",
-      value = what,
-      call = call
-    )
-  }
-  what
-}
-
-check_n_max <- function(n_max, call = rlang::caller_env()) {
-  ok <- (is.integer(n_max) || is.double(n_max)) && length(n_max) == 1L &&
-    !is.na(n_max) && n_max >= 0 && (is.infinite(n_max) || n_max == trunc(n_max))
-  if (!ok) {
-    abort_scalar("n_max", "a single whole number >= 0, or Inf", n_max, call)
-  }
-  as.double(n_max)
-}
-
-# Batch size of the reader, from the (internal) options
-# `ducksassy.fastx_batch_bytes` and `ducksassy.fastx_batch_records`; NaN
-# (unset) lets the Rust core pick its default for the thread count (1 MiB per
-# thread, 2 to 64 MiB). Never changes results.
-fastx_batch_size <- function(call = rlang::caller_env()) {
-  get <- function(name) {
-    x <- getOption(name)
-    if (is.null(x)) {
-      return(NaN)
-    }
-    if (!is_whole_scalar(x) || x < 1) {
-      abort_scalar(
-        paste0("getOption(\"", name, "\")"), "a single whole number >= 1", x,
-        call
-      )
-    }
-    as.double(x)
-  }
-  c(
-    bytes = get("ducksassy.fastx_batch_bytes"),
-    records = get("ducksassy.fastx_batch_records")
-  )
 }

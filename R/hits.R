@@ -100,17 +100,6 @@ count_attrs <- function(texts, patterns) {
   )
 }
 
-abort_internal <- function(what, call) {
-  ducksassy_abort(
-    c(
-      paste0("Internal error: ", what, "."),
-      i = "This is a bug in ducksassy; please report it with a reproducible example."
-    ),
-    class = "ducksassy_internal_error",
-    call = call
-  )
-}
-
 # ---------------------------------------------------------------------------
 # What a hit table carries on request: SAM CIGARs, the matched region, the
 # texts' lengths (for as_granges()'s seqinfo).

@@ -159,10 +159,6 @@ resolve_table_columns <- function(src, fields, column, id, call) {
   list(id = id, record = length(id) == 0L)
 }
 
-utils_head <- function(x, n) {
-  x[seq_len(min(length(x), n))]
-}
-
 # ---------------------------------------------------------------------------
 # Reading chunks
 

@@ -1,4 +1,4 @@
-# Peak memory of sassy_search_fastx(what = "count") over FASTQ files with 1x
+# Peak memory of sassy_count_fastx() over FASTQ files with 1x
 # and 4x as many reads (issue 4: "peak memory for a count over a FASTQ with
 # 4x more reads is within 25%").
 #
@@ -55,7 +55,7 @@ measure <- function(path) {
     "hwm <- function() as.numeric(gsub('[^0-9]', '', grep('^VmHWM', readLines('/proc/self/status'), value = TRUE)))",
     "base <- hwm()",
     "path <- Sys.getenv('FASTX_PATH')",
-    "t <- system.time(res <- if (nzchar(path)) sassy_search_fastx(path, 'GACGCTCAGTAATGTGACGA', k = 1, what = 'count') else NULL)[['elapsed']]",
+    "t <- system.time(res <- if (nzchar(path)) sassy_count_fastx(path, 'GACGCTCAGTAATGTGACGA', k = 1) else NULL)[['elapsed']]",
     "cat(base, hwm(), t, if (is.null(res)) 0 else nrow(res), if (is.null(res)) 0 else sum(res[[3]]), '\\n')"
   )
   script <- file.path(dir, "measure.R")

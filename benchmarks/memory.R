@@ -66,7 +66,7 @@ if (args$rss_fallback && !all(have)) {
       "a <- commandArgs(TRUE); kind <- a[1]; path <- a[2]",
       "if (kind == 'table') { suppressPackageStartupMessages(library(DBI)); con <- dbConnect(duckdb::duckdb(), path, read_only = TRUE) }",
       "loaded <- hwm()",
-      "t <- system.time(res <- if (kind == 'fastx') sassy_search_fastx(path, 'GACGCTCAGTAATGTGACGA', k = 1, what = 'count') else sassy_search_table(con, 'reads', 'GACGCTCAGTAATGTGACGA', k = 1, what = 'count'))[['elapsed']]",
+      "t <- system.time(res <- if (kind == 'fastx') sassy_count_fastx(path, 'GACGCTCAGTAATGTGACGA', k = 1) else sassy_count_table(con, 'reads', 'GACGCTCAGTAATGTGACGA', k = 1))[['elapsed']]",
       "cat('RSS loaded_kb=', loaded, ' peak_kb=', hwm(), ' seconds=', t, ' rows=', nrow(res), '\\n', sep = '')"
     )
     script <- file.path(dir, "measure.R")

@@ -1,4 +1,4 @@
-# Peak memory of sassy_search_table(what = "count") over a DuckDB table with
+# Peak memory of sassy_count_table() over a DuckDB table with
 # 1x and 4x as many rows (issue 3: "peak R memory of a count over a
 # 4,000,000-row table is within 25% of the same count over 1,000,000 rows").
 #
@@ -108,10 +108,10 @@ measure <- function(table, output = "", limit = "", overlap = TRUE) {
     "if (nzchar(limit)) invisible(dbExecute(con, paste0('SET memory_limit = ', dbQuoteString(con, limit))))",
     "pattern <- 'GATTACAGGCTT'",
     "# warm-up on 10 rows: R code, the Rust library and its thread pool",
-    "invisible(sassy_search_table(con, SQL(paste('SELECT * FROM', table, 'LIMIT 10')), pattern, what = 'count'))",
+    "invisible(sassy_count_table(con, SQL(paste('SELECT * FROM', table, 'LIMIT 10')), pattern))",
     "loaded <- hwm()",
     "invisible(gc(reset = TRUE))",
-    "t <- system.time(res <- sassy_search_table(con, table, pattern, k = 1, what = 'count', output = out))[['elapsed']]",
+    "t <- system.time(res <- sassy_count_table(con, table, pattern, k = 1, output = out))[['elapsed']]",
     "heap <- sum(gc()[, 6])",
     "if (is.null(out)) { n <- nrow(res); hits <- sum(res[[2]]) } else { n <- res; hits <- dbGetQuery(con, paste('SELECT SUM(pattern_1) FROM', output))[[1]]; dbRemoveTable(con, output) }",
     "duck <- sum(dbGetQuery(con, 'SELECT memory_usage_bytes FROM duckdb_memory()')[[1]]) / 2^20",

@@ -29,6 +29,14 @@ SEXP ducksassy_backend_metadata(void) { return wrap__get_ducksassy_metadata(); }
 
 int ducksassy_backend_abi(void) { return DUCKSASSY_BACKEND_ABI; }
 
+/* The DuckDB extension's table of Rust functions (src/rust/sql). Referenced
+ * here so that the linker keeps them in this library (the staticlib is not
+ * linked whole); src/duckdb/extension.c looks this up through the handle the
+ * dispatcher gives (ducksassy_backend_handle() in entrypoint.c), so the SQL
+ * functions run this backend, the one chosen for this CPU. */
+extern const void *ducksassy_sql_api(void);
+const void *ducksassy_backend_sql_api(void) { return ducksassy_sql_api(); }
+
 /* For the Rust side (src/rust/src/lib.rs): returns 1 if the user pressed
  * Ctrl-C (or another R interrupt is pending), 0 otherwise. Never longjmps:
  * R_CheckUserInterrupt() runs inside R_ToplevelExec(), so it is safe to call

@@ -237,6 +237,7 @@ typedef int (*abi_fn)(void);
 #define DUCKSASSY_BACKEND_ABI 1
 
 static register_fn backend_register = NULL;
+static void *backend_handle = NULL; /* dlopen() handle of the backend in use */
 static metadata_fn backend_metadata = NULL;
 
 static void add_load_error(const char *fmt, const char *a, const char *b) {
@@ -309,6 +310,7 @@ static int open_backend(int i) {
     return 0;
   }
   free(path);
+  backend_handle = h;
   /* the handle stays open for the life of the process: R never unloads the
    * Rust code (its thread pools may still be alive) */
   backend_register = reg;
@@ -389,6 +391,14 @@ SEXP ducksassy_backend_info_c(void) {
 }
 
 SEXP ducksassy_rust_loaded_c(void) { return Rf_ScalarLogical(rust_loaded); }
+
+/* For the DuckDB extension (src/duckdb/extension.c), which finds this
+ * library with dlopen(RTLD_NOLOAD): the dlopen() handle of the backend in
+ * use, so that the SQL functions run the same backend as R; NULL when none
+ * is loaded. Not a .Call routine. */
+void *ducksassy_backend_handle(void) {
+  return rust_loaded ? backend_handle : NULL;
+}
 
 /* ---- registration ------------------------------------------------------ */
 

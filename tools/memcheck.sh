@@ -246,7 +246,7 @@ fq <- system.file("extdata", "lambda_reads_1.fq.gz", package = "ducksassy", lib.
 fa <- system.file("extdata", "lambda_virus.fa", package = "ducksassy", lib.loc = Sys.getenv("MEMCHECK_RLIB"))
 if (nzchar(fq)) {
   h <- sassy_search_fastx(c(fq, fa), "GACGCTCAGTAATGTGACGA", k = 2L)
-  n <- sassy_search_fastx(fq, patterns, k = 1L, what = "count")
+  n <- sassy_count_fastx(fq, patterns, k = 1L)
   out <- tempfile(fileext = ".fq.gz")
   n <- sassy_filter_fastx(fq, out, "GACGCTCAGTAATGTGACGA", k = 2L)
   r <- sassy_read_fastx(out)

@@ -111,11 +111,10 @@ cat(sprintf("Found at its origin with cost 0: %s\n", found))
 # Which records have an exact TATA box and an exact E-box: one row per
 # table row, one logical column per pattern
 t0 <- proc.time()[["elapsed"]]
-has <- sassy_search_table(con, "upstream", patterns[c("TATA box", "E-box")],
-                          k = 0L, id = "name", what = "contains",
-                          chunk_rows = chunk_rows)
+has <- sassy_contains_table(con, "upstream", patterns[c("TATA box", "E-box")],
+                            k = 0L, id = "name", chunk_rows = chunk_rows)
 t_contains <- elapsed(t0)
-cat(sprintf("\nRecords with an exact TATA box and an exact E-box: %s of %s (what = \"contains\", %.2f s)\n",
+cat(sprintf("\nRecords with an exact TATA box and an exact E-box: %s of %s (sassy_contains_table(), %.2f s)\n",
             format(sum(has[["TATA box"]] & has[["E-box"]], na.rm = TRUE), big.mark = ","),
             format(nrow(has), big.mark = ","), t_contains))
 

@@ -83,6 +83,13 @@ bad_input_setup <- quote({
     DBI::dbDisconnect(closed_con)
     closed_con
   }
+  duck_con <- if (requireNamespace("DBI", quietly = TRUE) &&
+    requireNamespace("duckdb", quietly = TRUE)) {
+    DBI::dbConnect(suppressMessages(sassy_duckdb()))
+  }
+  plain_duck_con <- if (!is.null(duck_con)) {
+    DBI::dbConnect(suppressMessages(duckdb::duckdb()))
+  }
   granges <- if (requireNamespace("GenomicRanges", quietly = TRUE)) {
     as_granges(hits)
   }
@@ -183,7 +190,7 @@ bad_input_matrix <- list(
   sassy_search_fastx = list(
     args = c(
       list(paths = quote(fq), patterns = quote("ATCG")),
-      search_args(cigar = quote(TRUE), cigar_style = quote("sam"), region = quote(TRUE), what = quote("hits")),
+      search_args(cigar = quote(TRUE), cigar_style = quote("sam"), region = quote(TRUE)),
       list(BPPARAM = NULL)
     ),
     ok = c(search_ok, list(
@@ -239,13 +246,15 @@ bad_input_matrix <- list(
     options = c(ducksassy.fastx_batch_bytes = NA, ducksassy.fastx_batch_records = NA)
   ),
   sassy_search_table = list(
-    args = list(
-      con = quote(con), table = quote("reads"), patterns = quote("ATCG"),
-      k = quote(1L), column = quote("sequence"), id = quote("id"),
-      what = quote("hits"), chunk_rows = quote(1L), output = quote("hits_out"),
-      threads = quote(1L), alphabet = quote("iupac"), BPPARAM = NULL
+    args = c(
+      list(con = quote(con), table = quote("reads"), patterns = quote("ATCG")),
+      search_args(cigar = quote(TRUE), cigar_style = quote("sam"), region = quote(TRUE)),
+      list(
+        column = quote("sequence"), id = quote("id"),
+        chunk_rows = quote(1L), output = quote("hits_out"), BPPARAM = NULL
+      )
     ),
-    ok = list(
+    ok = c(search_ok, list(
       BPPARAM = bpparam_ok,
       # no id columns (the row number is used)
       id = "null",
@@ -256,7 +265,7 @@ bad_input_matrix <- list(
       output = c("null", "string", "utf8", "latin1", "long_string"),
       # NULL: sassy_threads()
       threads = "null"
-    ),
+    )),
     # table and output names must be plain strings
     fail = list(table = "matrix", output = "matrix"),
     extra = list(
@@ -360,5 +369,52 @@ bad_input_matrix <- list(
   ),
   sassy_backend_info = list(
     args = list()
+  ),
+  sassy_duckdb = list(
+    args = list(dbdir = quote(":memory:"), config = quote(list())),
+    ok = list(
+      # any string names a database file (made in the subprocess's folder);
+      # "" is an in-memory database, as for duckdb::duckdb()
+      dbdir = c("string", "utf8", "latin1", "empty_string"),
+      # NULL and empty lists: no settings
+      config = c("null", "empty_list", "list", "wrong_length", "empty", "matrix")
+    ),
+    needs = "duck_con"
+  ),
+  sassy_register = list(
+    args = list(con = quote(duck_con)),
+    extra = list(con = list(
+      # a duckdb database without allow_unsigned_extensions
+      plain = quote(plain_duck_con),
+      sqlite = quote(con)
+    )),
+    needs = "duck_con"
   )
 )
+
+# The count and presence verbs of files and tables take the arguments of the
+# hit verb but the hit-only ones (`cigar`, `cigar_style`, `region`), and get
+# the same bad values; the table verbs write to tables of their own.
+without_hit_args <- function(row, output = NULL) {
+  hit_only <- c("cigar", "cigar_style", "region")
+  row$args <- row$args[setdiff(names(row$args), hit_only)]
+  row$ok <- row$ok[setdiff(names(row$ok), hit_only)]
+  if (!is.null(output)) {
+    row$args$output <- output
+  }
+  row
+}
+bad_input_matrix$sassy_count_fastx <- without_hit_args(bad_input_matrix$sassy_search_fastx)
+bad_input_matrix$sassy_contains_fastx <- without_hit_args(bad_input_matrix$sassy_search_fastx)
+# The names of the table verbs' bad `output` values are tables of hits by
+# then (sassy_search_table()'s row writes them), which counts do not fit;
+# two patterns' counts do not fit the good call's one-pattern table.
+without_hit_args_table <- function(row, output) {
+  row <- without_hit_args(row, output)
+  taken <- c("string", "utf8", "latin1", "long_string")
+  row$fail$output <- c(row$fail$output, taken)
+  row$fail$patterns <- c(row$fail$patterns, "wrong_length")
+  row
+}
+bad_input_matrix$sassy_count_table <- without_hit_args_table(bad_input_matrix$sassy_search_table, quote("counts_out"))
+bad_input_matrix$sassy_contains_table <- without_hit_args_table(bad_input_matrix$sassy_search_table, quote("contains_out"))

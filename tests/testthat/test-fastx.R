@@ -119,13 +119,13 @@ test_that("file search equals sassy_read_fastx() + sassy_search()", {
       want <- expected_from_texts(r$sequence, r$name, fastx_patterns, k = k)
       expect_identical(got, want)
       # counts and contains
-      cnt <- sassy_search_fastx(p, fastx_patterns, k = k, what = "count")
+      cnt <- sassy_count_fastx(p, fastx_patterns, k = k)
       want_cnt <- sassy_count(r$sequence, fastx_patterns, k = k)
       expect_identical(names(cnt), c("record", "name", "r1", "g1", "pattern_3", "b1", "b2", "b3", "b4"))
       expect_identical(cnt$record, seq_len(nrow(r)))
       expect_identical(cnt$name, r$name)
       expect_identical(unname(as.matrix(cnt[, -(1:2)])), unname(want_cnt))
-      has <- sassy_search_fastx(p, fastx_patterns, k = k, what = "contains")
+      has <- sassy_contains_fastx(p, fastx_patterns, k = k)
       expect_identical(unname(as.matrix(has[, -(1:2)])), unname(sassy_contains(r$sequence, fastx_patterns, k = k)))
     }
   }
@@ -158,7 +158,7 @@ test_that("the real bowtie2-examples files give the same answers as Biostrings",
   for (f in c("reads_1.fq.gz", "longreads.fq.gz")) {
     p <- file.path(dir, f)
     b <- Biostrings::readDNAStringSet(p, format = "fastq")
-    cnt <- sassy_search_fastx(p, fastx_patterns, k = 1, what = "count")
+    cnt <- sassy_count_fastx(p, fastx_patterns, k = 1)
     expect_identical(cnt$name, names(b))
     expect_identical(unname(as.matrix(cnt[, -(1:2)])), unname(sassy_count(as.character(b), fastx_patterns, k = 1)))
   }
@@ -182,27 +182,27 @@ test_that("several files add a file column and restart record numbers", {
   expect_identical(strip(got[seq_len(n1), ]), strip(one))
   expect_identical(strip(got[nrow(got) - rev(seq_len(n1)) + 1L, ]), strip(one))
   expect_identical(attr(got, "seqlengths"), c(attr(one, "seqlengths"), attr(two, "seqlengths")))
-  cnt <- sassy_search_fastx(c(reads_fq, lambda_fa), "ACGTT", what = "count")
+  cnt <- sassy_count_fastx(c(reads_fq, lambda_fa), "ACGTT")
   expect_identical(names(cnt), c("file", "record", "name", "pattern_1"))
   expect_identical(cnt$record, c(1:200, 1:3))
   expect_identical(cnt$file, rep(c(reads_fq, lambda_fa), c(200, 3)))
 })
 
 test_that("pattern columns are named and made unique", {
-  cnt <- sassy_search_fastx(lambda_fa, c(name = "ACGT", "ACGG", record = "TTTT", name = "GGGG"), what = "contains")
+  cnt <- sassy_contains_fastx(lambda_fa, c(name = "ACGT", "ACGG", record = "TTTT", name = "GGGG"))
   expect_identical(names(cnt), c("record", "name", "name_1", "pattern_2", "record_1", "name_2"))
   expect_type(cnt$name_1, "logical")
-  expect_type(sassy_search_fastx(lambda_fa, "ACGT", what = "count")$pattern_1, "integer")
+  expect_type(sassy_count_fastx(lambda_fa, "ACGT")$pattern_1, "integer")
 })
 
 test_that("results do not depend on the batch size or the thread count", {
   want <- sassy_search_fastx(c(reads_fq, long_fq, lambda_fa), fastx_patterns, k = 2, threads = 1)
-  want_cnt <- sassy_search_fastx(c(reads_fq, long_fq, lambda_fa), fastx_patterns, k = 2, what = "count", threads = 1)
+  want_cnt <- sassy_count_fastx(c(reads_fq, long_fq, lambda_fa), fastx_patterns, k = 2, threads = 1)
   for (size in list(c(1, 65536), c(1000, 3), c(8 * 2^20, 1))) {
     withr::local_options(ducksassy.fastx_batch_bytes = size[[1]], ducksassy.fastx_batch_records = size[[2]])
     for (threads in 1:3) {
       expect_identical(sassy_search_fastx(c(reads_fq, long_fq, lambda_fa), fastx_patterns, k = 2, threads = threads), want)
-      expect_identical(sassy_search_fastx(c(reads_fq, long_fq, lambda_fa), fastx_patterns, k = 2, what = "count", threads = threads), want_cnt)
+      expect_identical(sassy_count_fastx(c(reads_fq, long_fq, lambda_fa), fastx_patterns, k = 2, threads = threads), want_cnt)
     }
     expect_identical(sassy_read_fastx(reads_fq), {
       withr::local_options(ducksassy.fastx_batch_bytes = 8 * 2^20)
@@ -245,12 +245,12 @@ test_that("gzip, bzip2, xz and zstd copies give identical results", {
     expect_true(all(c("R-gz", "R-bz2", "R-xz") %in% names(copies)))
     if (nzchar(Sys.which("zstd"))) expect_true("zstd" %in% names(copies))
     want <- sassy_search_fastx(copies[["plain"]], fastx_patterns, k = 2)
-    want_cnt <- sassy_search_fastx(copies[["plain"]], fastx_patterns, k = 1, what = "count")
+    want_cnt <- sassy_count_fastx(copies[["plain"]], fastx_patterns, k = 1)
     want_read <- sassy_read_fastx(copies[["plain"]])
     expect_identical(want_read, sassy_read_fastx(src))
     for (p in copies[-1]) {
       expect_identical(sassy_search_fastx(p, fastx_patterns, k = 2), want, label = p)
-      expect_identical(sassy_search_fastx(p, fastx_patterns, k = 1, what = "count"), want_cnt, label = p)
+      expect_identical(sassy_count_fastx(p, fastx_patterns, k = 1), want_cnt, label = p)
       expect_identical(sassy_read_fastx(p), want_read, label = p)
     }
   }
@@ -356,7 +356,7 @@ test_that("a failed filter leaves no output and keeps an existing one", {
 expect_file_error <- function(p, record = NULL, message = NULL, kind = NULL) {
   calls <- list(
     function() sassy_search_fastx(p, "ACGT"),
-    function() sassy_search_fastx(p, "ACGT", what = "count"),
+    function() sassy_count_fastx(p, "ACGT"),
     function() sassy_read_fastx(p),
     function() sassy_filter_fastx(p, tempfile(fileext = ".fq"), "ACGT")
   )
@@ -403,14 +403,14 @@ test_that("Empty inputs: empty files are zero records, not errors", {
     h <- sassy_search_fastx(p, "ACGT")
     expect_identical(nrow(h), 0L)
     expect_identical(names(h), names(sassy_search_fastx(reads_fq, "ACGT")))
-    n <- sassy_search_fastx(p, c(a = "ACGT"), what = "count")
+    n <- sassy_count_fastx(p, c(a = "ACGT"))
     expect_identical(n, data.frame(record = integer(), name = character(), a = integer()))
     expect_identical(sassy_filter_fastx(p, withr::local_tempfile(), "ACGT"), c(read = 0, written = 0))
   }
   # an empty sample among others: its records are none, the others' numbers
   # and values unchanged
-  both <- sassy_search_fastx(c(reads_fq, empty, reads_fq), "ACGT", k = 1, what = "count")
-  one <- sassy_search_fastx(reads_fq, "ACGT", k = 1, what = "count")
+  both <- sassy_count_fastx(c(reads_fq, empty, reads_fq), "ACGT", k = 1)
+  one <- sassy_count_fastx(reads_fq, "ACGT", k = 1)
   expect_identical(nrow(both), 2L * nrow(one))
   expect_identical(both$pattern_1, rep(one$pattern_1, 2))
   expect_identical(both$file, rep(reads_fq, 2L * nrow(one)))
@@ -608,7 +608,7 @@ test_that("indels = FALSE: file counts, contains and filter equal the vector sea
   r <- sassy_read_fastx(long_fq)
   pats <- fastx_patterns[c("r1", "g1", "b1")]
   for (what in c("count", "contains")) {
-    got <- sassy_search_fastx(long_fq, pats, k = 2L, indels = FALSE, what = what)
+    got <- (if (what == "count") sassy_count_fastx else sassy_contains_fastx)(long_fq, pats, k = 2L, indels = FALSE)
     want <- (if (what == "count") sassy_count else sassy_contains)(r$sequence, pats, k = 2L, indels = FALSE)
     expect_identical(unname(as.matrix(got[names(pats)])), unname(want), info = what)
   }

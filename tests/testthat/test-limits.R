@@ -76,7 +76,7 @@ test_that("hit-limit advice: the limit error of a file search suggests no databa
     msg <- conditionMessage(cnd)
     expect_no_match(msg, "sassy_search_table", fixed = TRUE)
     expect_no_match(msg, "database", fixed = TRUE)
-    expect_match(msg, "what = \"count\"", fixed = TRUE)
+    expect_match(msg, "sassy_count_fastx()", fixed = TRUE)
     expect_match(msg, "sassy_filter_fastx()", fixed = TRUE)
     expect_match(msg, "ducksassy.max_hits", fixed = TRUE)
   }

@@ -7,9 +7,12 @@
 #     ...
 #   })
 #
+# Several bugs found under one issue are numbered within it (#7.1, #7.2,
+# ...), so that each name says which bug it is.
+#
 # Tests are added here when a bug is fixed and never removed.
 
-test_that("#7: X in a pattern with overhang failed sassy's traceback (internal error); now an input error", {
+test_that("#7.1: X in a pattern with overhang failed sassy's traceback (internal error); now an input error", {
   # got "internal error in ducksassy: ... Remaining cost after the trace must
   # be 0" for pattern "CX", k = 1, overhang = 0.5 (sassy pads the text ends
   # with N, which X does not match); expected a classed input error
@@ -20,7 +23,7 @@ test_that("#7: X in a pattern with overhang failed sassy's traceback (internal e
   expect_identical(sassy_count("CA", "CX", k = 1L, rc = FALSE), 1L)
 })
 
-test_that("#7: a count matrix larger than memory aborted the process; now a limit error", {
+test_that("#7.2: a count matrix larger than memory aborted the process; now a limit error", {
   # 200,000 texts x 100,000 patterns = 2e10 cells (80 GB in native code):
   # the allocation failed and Rust aborted, killing R; expected an error
   cnd <- tryCatch(sassy_count(rep("ACGT", 2e5), rep("ACGTACGT", 1e5)), error = function(e) e)
@@ -32,7 +35,7 @@ test_that("#7: a count matrix larger than memory aborted the process; now a limi
   )
 })
 
-test_that("#7: the default hit limit was .Machine$integer.max, more hits than memory holds", {
+test_that("#7.3: the default hit limit was .Machine$integer.max, more hits than memory holds", {
   # a search holds about 140 bytes per hit at its peak: 2^31 hits is ~300 GB,
   # so the limit never fired before the system killed R; expected a default
   # that fits in this machine's memory
@@ -42,7 +45,7 @@ test_that("#7: the default hit limit was .Machine$integer.max, more hits than me
   expect_lte(max_hits_option(), ram / 256)
 })
 
-test_that("#7: the limit error did not say how to keep every hit", {
+test_that("#7.4: the limit error did not say how to keep every hit", {
   # got "The search found more than 2 hits (the `max_hits` limit)"; expected
   # the way to stream the hits to a table instead
   withr::local_options(ducksassy.max_hits = 2)
@@ -106,7 +109,7 @@ test_that("#17: unknown arguments are classed errors naming the argument and the
     list(function() sassy_count("ACGTACGT", "ACGT", alphabt = "dna"), "alphabet"),
     list(function() sassy_contains("ACGTACGT", "ACGT", ignorecase = TRUE), "ignore_case"),
     list(function() sassy_search("ACGTACGT", "ACGT", all.endpoints = TRUE), "all_endpoints"),
-    list(function() sassy_search_fastx(system.file("extdata", "lambda_virus.fa", package = "ducksassy"), "ACGT", wat = "count"), "what"),
+    list(function() sassy_search_fastx(system.file("extdata", "lambda_virus.fa", package = "ducksassy"), "ACGT", regon = TRUE), "region"),
     list(function() sassy_read_fastx(system.file("extdata", "lambda_virus.fa", package = "ducksassy"), nmax = 2), "n_max"),
     list(function() sassy_crispr("ACGTACGTACGTACGTAGG", "ACGTACGTNGG", k = 1, pam_lenght = 3), "pam_length"),
     list(function() sassy_crispr_fastx(system.file("extdata", "lambda_virus.fa", package = "ducksassy"), "ACGTACGTNGG", k = 1, nthreads = 2), "threads")
@@ -133,7 +136,9 @@ test_that("#17: unknown arguments are classed errors naming the argument and the
     class = "ducksassy_unknown_argument_error"
   )
   expect_identical(e$value, "k")
-  e <- expect_error(sassy_search_table(con, "t", "ACGT", chunk_row = 1),
+  # (a prefix, `chunk_row = `, is R's partial match of `chunk_rows`, as in
+  # every function)
+  e <- expect_error(sassy_search_table(con, "t", "ACGT", chunk_rws = 1),
     class = "ducksassy_unknown_argument_error"
   )
   expect_identical(e$value, "chunk_rows")
@@ -244,14 +249,14 @@ test_that("#17: names travel: pattern names in hits, counts in every shape, path
   expect_identical(colnames(sassy_contains(texts, c("ACGT", x = "AAAA"))), c("pattern_1", "x"))
   fa <- withr::local_tempfile(fileext = ".fa")
   writeLines(c(">r1", texts[[1]], ">r2", texts[[2]]), fa)
-  fc <- sassy_search_fastx(fa, c("ACGT", x = "AAAA"), what = "count")
+  fc <- sassy_count_fastx(fa, c("ACGT", x = "AAAA"))
   expect_identical(names(fc)[-(1:2)], colnames(sassy_count(texts, c("ACGT", x = "AAAA"))))
   expect_identical(unname(as.matrix(fc[-(1:2)])), unname(sassy_count(texts, c("ACGT", x = "AAAA"))))
   # files: pattern names in the hits, names of paths label the files
   fh <- sassy_search_fastx(c(a = fa, b = fa), pats, rc = FALSE)
   expect_identical(unique(fh$file), c("a", "b"))
   expect_identical(fh$pattern_name[fh$file == "a"], h$pattern_name)
-  one <- sassy_search_fastx(c(sample1 = fa), pats, rc = FALSE, what = "count")
+  one <- sassy_count_fastx(c(sample1 = fa), pats, rc = FALSE)
   expect_identical(names(one)[1:3], c("file", "record", "name"))
   expect_identical(one$file, c("sample1", "sample1"))
   # guides
@@ -265,7 +270,7 @@ test_that("#17: names travel: pattern names in hits, counts in every shape, path
   DBI::dbWriteTable(con, "t", data.frame(name = names(texts), sequence = unname(texts)))
   th <- sassy_search_table(con, "t", pats, rc = FALSE)
   expect_identical(th$pattern_name, h$pattern_name)
-  tc <- sassy_search_table(con, "t", c("ACGT", x = "AAAA"), what = "count")
+  tc <- sassy_count_table(con, "t", c("ACGT", x = "AAAA"))
   expect_identical(names(tc)[-1], names(fc)[-(1:2)])
   tg <- sassy_crispr_table(con, "t", c(g1 = "ACGTNGG"), k = 0, rc = FALSE)
   expect_identical(tg$guide_name, rep("g1", nrow(tg)))

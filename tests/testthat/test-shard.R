@@ -14,6 +14,9 @@ skip_if(
 )
 
 shard_fixture <- function(name) system.file("extdata", name, package = "ducksassy")
+# the hit, count and presence verbs of each family, by what they return
+fastx_verbs <- list(hits = sassy_search_fastx, count = sassy_count_fastx, contains = sassy_contains_fastx)
+table_verbs <- list(hits = sassy_search_table, count = sassy_count_table, contains = sassy_contains_table)
 lambda_reads <- function() {
   p <- "/usr/share/doc/bowtie2/examples/reads/reads_1.fq.gz"
   if (file.exists(p)) p else shard_fixture("lambda_reads_1.fq.gz")
@@ -53,11 +56,11 @@ test_that("lambda reads: several files and a file split into record ranges equal
   reads <- lambda_reads()
   paths <- c(reads, shard_fixture("lambda_virus.fa"), shard_fixture("lambda_reads_1.fq.gz"))
   for (what in c("hits", "count", "contains")) {
-    one <- sassy_search_fastx(paths, lambda_patterns, k = 2, threads = 1L, what = what)
+    one <- fastx_verbs[[what]](paths, lambda_patterns, k = 2, threads = 1L)
     expect_gt(nrow(one), 100L)
     # three files, two workers: one shard per file
     expect_identical(
-      sassy_search_fastx(paths, lambda_patterns, k = 2, threads = 1L, what = what, BPPARAM = bp),
+      fastx_verbs[[what]](paths, lambda_patterns, k = 2, threads = 1L, BPPARAM = bp),
       one
     )
   }
@@ -67,9 +70,9 @@ test_that("lambda reads: several files and a file split into record ranges equal
   expect_identical(nrow(shards), 2L)
   expect_identical(shards$skip, c(0, floor(n_reads / 2)))
   for (what in c("hits", "count")) {
-    one <- sassy_search_fastx(reads, lambda_patterns, k = 2, threads = 2L, what = what)
+    one <- fastx_verbs[[what]](reads, lambda_patterns, k = 2, threads = 2L)
     expect_identical(
-      sassy_search_fastx(reads, lambda_patterns, k = 2, threads = 2L, what = what, BPPARAM = bp),
+      fastx_verbs[[what]](reads, lambda_patterns, k = 2, threads = 2L, BPPARAM = bp),
       one
     )
   }
@@ -79,9 +82,9 @@ test_that("lambda reads: several files and a file split into record ranges equal
   n_recs <- vapply(paths, function(p) nrow(sassy_read_fastx(p)), integer(1))
   expect_identical(nrow(shards), as.integer(sum(pmax(1, ceiling(n_recs / 1234)))))
   expect_gt(nrow(shards), length(paths))
-  one <- sassy_search_fastx(paths, lambda_patterns, k = 1, threads = 1L, what = "count")
+  one <- sassy_count_fastx(paths, lambda_patterns, k = 1, threads = 1L)
   expect_identical(
-    sassy_search_fastx(paths, lambda_patterns, k = 1, threads = 1L, what = "count", BPPARAM = bp),
+    sassy_count_fastx(paths, lambda_patterns, k = 1, threads = 1L, BPPARAM = bp),
     one
   )
   one <- sassy_search_fastx(paths, lambda_patterns, k = 2, threads = 1L)
@@ -207,20 +210,20 @@ test_that("a DuckDB file table and query, read-only in each worker, equal the si
   query <- DBI::SQL("SELECT name, sequence FROM reads WHERE len > 50 ORDER BY name DESC;")
   for (table in list("reads", DBI::Id(table = "seqs"), query)) {
     for (what in c("hits", "count")) {
-      one <- sassy_search_table(con, table, lambda_patterns, k = 2, what = what,
+      one <- table_verbs[[what]](con, table, lambda_patterns, k = 2,
         threads = 1L, chunk_rows = 3000L)
       expect_gt(nrow(one), 1000L)
-      got <- sassy_search_table(con, table, lambda_patterns, k = 2, what = what,
+      got <- table_verbs[[what]](con, table, lambda_patterns, k = 2,
         threads = 1L, chunk_rows = 3000L, BPPARAM = bp)
       expect_identical(got, one)
     }
   }
   # more ranges than workers; no id columns: the record numbers of the table
   withr::local_options(ducksassy.shard_rows = 2222)
-  one <- sassy_search_table(con, "seqs", lambda_patterns, k = 1, what = "contains")
+  one <- sassy_contains_table(con, "seqs", lambda_patterns, k = 1)
   expect_identical(names(one)[1L], "record")
   expect_identical(
-    sassy_search_table(con, "seqs", lambda_patterns, k = 1, what = "contains", BPPARAM = bp),
+    sassy_contains_table(con, "seqs", lambda_patterns, k = 1, BPPARAM = bp),
     one
   )
   one <- sassy_search_table(con, "seqs", lambda_patterns, k = 2, id = character())
@@ -269,10 +272,10 @@ test_that("an SQLite file table equals the single-process search", {
   DBI::dbWriteTable(con, "reads", data.frame(name = recs$name, sequence = recs$sequence))
   withr::local_options(ducksassy.shard_rows = 70)
   for (what in c("hits", "count")) {
-    one <- sassy_search_table(con, "reads", lambda_patterns, k = 2, what = what)
+    one <- table_verbs[[what]](con, "reads", lambda_patterns, k = 2)
     expect_gt(nrow(one), 10L)
     expect_identical(
-      sassy_search_table(con, "reads", lambda_patterns, k = 2, what = what, BPPARAM = bp),
+      table_verbs[[what]](con, "reads", lambda_patterns, k = 2, BPPARAM = bp),
       one
     )
   }

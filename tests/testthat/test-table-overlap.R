@@ -5,14 +5,14 @@
 # the cap on the rows one fetch asks for. Helpers: helper-table.R.
 
 # Every (driver, overlap) combination gives sassy_search()'s hits.
-search_both_ways <- function(con, table, patterns, ...) {
+search_both_ways <- function(con, table, patterns, ..., .fn = sassy_search_table) {
   on <- withr::with_options(
     list(ducksassy.table_overlap = TRUE),
-    sassy_search_table(con, table, patterns, ...)
+    .fn(con, table, patterns, ...)
   )
   off <- withr::with_options(
     list(ducksassy.table_overlap = FALSE),
-    sassy_search_table(con, table, patterns, ...)
+    .fn(con, table, patterns, ...)
   )
   list(on = on, off = off)
 }
@@ -31,11 +31,11 @@ test_that("overlap on and off give sassy_search()'s hits, counts and flags", {
       expect_identical(got$on, expected, info = info)
       expect_identical(got$off, expected, info = info)
       got <- search_both_ways(con, "reads", table_patterns, k = 2,
-        what = "count", chunk_rows = chunk_rows)
+        .fn = sassy_count_table, chunk_rows = chunk_rows)
       expect_identical(got$on, got$off, info = info)
       expect_identical(unname(as.matrix(got$on[3:5])), unname(counts), info = info)
       got <- search_both_ways(con, "reads", table_patterns, k = 2,
-        what = "contains", chunk_rows = chunk_rows)
+        .fn = sassy_contains_table, chunk_rows = chunk_rows)
       expect_identical(got$on, got$off, info = info)
       expect_identical(unname(as.matrix(got$on[3:5])), unname(flags), info = info)
     }
@@ -110,8 +110,8 @@ test_that("garbage collection between chunks while a search runs changes nothing
     got <- sassy_search_table(con, "reads", table_patterns, k = 2, chunk_rows = 3L)
     expect_identical(got, expected, info = driver)
     expect_gte(n_gc, 40L)
-    counts <- sassy_search_table(con, "reads", table_patterns, k = 2,
-      what = "count", chunk_rows = 5L)
+    counts <- sassy_count_table(con, "reads", table_patterns, k = 2,
+      chunk_rows = 5L)
     expect_identical(unname(as.matrix(counts[3:5])),
       unname(sassy_count(df$sequence, table_patterns, k = 2)), info = driver)
   }

@@ -71,21 +71,21 @@ test_that("count and contains equal sassy_count() and sassy_contains()", {
     counts <- sassy_count(df$sequence, table_patterns, k = 2)
     contains <- sassy_contains(df$sequence, table_patterns, k = 2)
     for (chunk_rows in c(1L, 7L, 100000L)) {
-      got <- sassy_search_table(con, "reads", table_patterns, k = 2,
-        what = "count", chunk_rows = chunk_rows)
+      got <- sassy_count_table(con, "reads", table_patterns, k = 2,
+        chunk_rows = chunk_rows)
       expect_identical(names(got), c("id", "name", "p1", "p2", "p3"))
       expect_identical(got$id, df$id)
       expect_identical(got$name, df$name)
       expect_identical(unname(as.matrix(got[3:5])), unname(counts), info = paste(driver, chunk_rows))
       expect_true(all(is.na(got$p1[is.na(df$sequence)])))
 
-      got <- sassy_search_table(con, "reads", table_patterns, k = 2,
-        what = "contains", chunk_rows = chunk_rows)
+      got <- sassy_contains_table(con, "reads", table_patterns, k = 2,
+        chunk_rows = chunk_rows)
       expect_identical(unname(as.matrix(got[3:5])), unname(contains), info = paste(driver, chunk_rows))
     }
     # unnamed patterns: pattern_1, ...; names made unique against the ids
-    got <- sassy_search_table(con, "reads", c("ACGTTGCA", name = "GATTACA"),
-      k = 1, what = "count", id = "name", chunk_rows = 10L)
+    got <- sassy_count_table(con, "reads", c("ACGTTGCA", name = "GATTACA"),
+      k = 1, id = "name", chunk_rows = 10L)
     expect_identical(names(got), c("name", "pattern_1", "name_1"))
     expect_identical(got$pattern_1, sassy_count(df$sequence, "ACGTTGCA", k = 1))
     expect_type(got$pattern_1, "integer")
@@ -100,9 +100,9 @@ test_that("a NULL sequence has no hits and NA counts; an empty table gives typed
     DBI::dbWriteTable(con, "t", df)
     hits <- sassy_search_table(con, "t", "ACGTTGCA", chunk_rows = 1L)
     expect_identical(unique(hits$id), 2L)
-    counts <- sassy_search_table(con, "t", "ACGTTGCA", what = "count", chunk_rows = 2L)
+    counts <- sassy_count_table(con, "t", "ACGTTGCA", chunk_rows = 2L)
     expect_identical(counts$pattern_1, c(NA, sassy_count("ACGTTGCA", "ACGTTGCA"), NA))
-    contains <- sassy_search_table(con, "t", "ACGTTGCA", what = "contains")
+    contains <- sassy_contains_table(con, "t", "ACGTTGCA")
     expect_identical(contains$pattern_1, c(NA, TRUE, NA))
 
     DBI::dbExecute(con, "DELETE FROM t")
@@ -111,7 +111,7 @@ test_that("a NULL sequence has no hits and NA counts; an empty table gives typed
     expect_identical(names(empty), c("id", hit_column_names[-1L]))
     expect_type(empty$start, "integer")
     expect_type(empty$strand, "character")
-    empty <- sassy_search_table(con, "t", c(a = "ACGT"), what = "count")
+    empty <- sassy_count_table(con, "t", c(a = "ACGT"))
     expect_identical(names(empty), c("id", "a"))
     expect_identical(nrow(empty), 0L)
   }
@@ -129,7 +129,7 @@ test_that("without id columns, record is the row number in scan order", {
     DBI::dbWriteTable(con, "reads", df)
     got <- sassy_search_table(con, "reads", table_patterns, k = 1, id = character(), chunk_rows = 3L)
     expect_identical(got, expected)
-    counts <- sassy_search_table(con, "reads", "ACGTTGCA", k = 1, id = character(), what = "count")
+    counts <- sassy_count_table(con, "reads", "ACGTTGCA", k = 1, id = character())
     expect_identical(counts$record, seq_len(nrow(df)))
     # id may carry the sequence itself
     got <- sassy_search_table(con, "reads", "ACGTTGCA", k = 1, id = c("sequence", "id"))
@@ -161,7 +161,7 @@ test_that("DBI::Id() and DBI::SQL() sources work", {
       table_patterns, k = 1, id = "rid"
     )
     expect_identical(got, exp, info = driver)
-    got <- sassy_search_table(con, q, table_patterns, k = 1, column = "s", what = "count")
+    got <- sassy_count_table(con, q, table_patterns, k = 1, column = "s")
     expect_identical(got$rid, sub$id)
   }
 })
@@ -237,8 +237,8 @@ test_that("output appends the hits with the right types and returns their number
     expect_identical(nrow(back), 2L * nrow(expected))
 
     # counts can go to a table too; the source may be the output's database
-    n3 <- sassy_search_table(con, "reads", table_patterns, k = 2,
-      what = "count", output = "counts", chunk_rows = 10L)
+    n3 <- sassy_count_table(con, "reads", table_patterns, k = 2,
+      output = "counts", chunk_rows = 10L)
     expect_identical(n3, as.double(nrow(df)))
     back <- DBI::dbGetQuery(con, "SELECT * FROM counts ORDER BY id")
     expect_identical(back$p2, unname(sassy_count(df$sequence, table_patterns, k = 2)[, 2]))
@@ -360,7 +360,8 @@ test_that("bad arguments are classed errors", {
     err(con, "reads", character())
     err(con, "reads", "ACGT", "unnamed")
     err(con, "reads", "ACGT", kk = 1)
-    err(con, "reads", "ACGT", rc = TRUE, rc = FALSE)
+    # a search argument given twice is R's own error, as in sassy_search()
+    expect_error(sassy_search_table(con, "reads", "ACGT", rc = TRUE, rc = FALSE), "multiple actual arguments")
     err(con, "reads", "ACGT", alphabet = "ascii", rc = TRUE)
     err(con, "reads", "ACGT", threads = 0)
     expect_error(
@@ -368,7 +369,7 @@ test_that("bad arguments are classed errors", {
       class = "ducksassy_db_error"
     )
     # the connection is still usable after each error
-    expect_identical(nrow(sassy_search_table(con, "reads", "ACGT", what = "count")), nrow(df))
+    expect_identical(nrow(sassy_count_table(con, "reads", "ACGT")), nrow(df))
   }
 })
 
@@ -491,8 +492,7 @@ test_that("Ctrl-C stops a table search within a second and leaves the connection
       invisible()
     }, list(driver = driver, view = views[[driver]]))
     rs$call(function() {
-      sassy_search_table(con, "big", "GATTACATT", k = 2, what = "count",
-        chunk_rows = 20000L, threads = 2L)
+      sassy_count_table(con, "big", "GATTACATT", k = 2, chunk_rows = 20000L, threads = 2L)
     })
     Sys.sleep(2)
     expect_identical(rs$get_state(), "busy", info = driver)

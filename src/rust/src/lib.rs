@@ -10,6 +10,9 @@ mod fastx;
 mod plan;
 mod progress;
 
+// the DuckDB extension's C ABI, linked into every backend library (src/rust/sql)
+pub use ducksassy_sql::ducksassy_sql_api;
+
 use ducksassy_core::{run, Control, CoreError, HitBuffer, Mode, Output, SearchPlan};
 pub(crate) use error::error_value;
 use extendr_api::prelude::*;

@@ -155,7 +155,10 @@ fn check_texts(texts: &[Option<&[u8]>]) -> Result<(), CoreError> {
 }
 
 /// Run `tasks` on the pool, polling when the work is large enough; with a
-/// `matrix`, whole-record tasks write their values into it directly.
+/// `matrix`, whole-record tasks write their values into it directly. An
+/// `inline` plan with one thread and no `poll` runs them on the calling
+/// thread, with its own per-thread worker state (the SQL functions: each
+/// DuckDB thread searches its chunks itself).
 fn execute(
     plan: &SearchPlan,
     texts: &[Option<&[u8]>],
@@ -164,7 +167,6 @@ fn execute(
     poll: Option<&mut dyn FnMut() -> bool>,
     matrix: Option<&Matrix>,
 ) -> Result<Vec<Result<Sink, CoreError>>, CoreError> {
-    let pool = crate::pool::get(plan.threads).map_err(CoreError::Resource)?;
     let enc = encode_groups(plan);
     let lanes = crate::lanes::lane_groups(plan);
     let work = work_estimate(plan, tasks);
@@ -175,6 +177,17 @@ fn execute(
     let job = || -> Vec<Result<Sink, CoreError>> {
         tasks.par_iter().enumerate().map(|(ti, t)| run_task(plan, &enc, &lanes, texts, t, ti, ctl, matrix)).collect()
     };
+    if plan.inline && plan.threads == 1 && poll.is_none() {
+        // Inline on the calling thread: a caller that brings its own threads
+        // (DuckDB's workers calling the SQL functions, one chunk each) must
+        // not funnel them all through the one thread of a 1-thread pool.
+        // Only on request: other callers without a poll (background.rs) run
+        // on a fresh helper thread per call, and the pool's thread keeps its
+        // searchers and buffers across calls. Sequential, not par_iter
+        // (outside a pool that is rayon's global pool).
+        return catch(|| tasks.iter().enumerate().map(|(ti, t)| run_task(plan, &enc, &lanes, texts, t, ti, ctl, matrix)).collect());
+    }
+    let pool = crate::pool::get(plan.threads).map_err(CoreError::Resource)?;
     match poll {
         Some(poll) if work > SMALL_WORK => run_polled(&pool, job, ctl, poll),
         _ => catch(|| pool.install(job)),

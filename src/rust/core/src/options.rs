@@ -229,6 +229,11 @@ pub struct SearchPlan {
     /// Most records per text-lane call (the stop flag is checked between
     /// calls); see `lanes.rs`.
     pub lane_group: usize,
+    /// With `threads == 1` and no poll, search on the calling thread instead
+    /// of the 1-thread pool: for callers that bring their own threads (the
+    /// SQL functions, called from DuckDB's workers). `false` from `new()`;
+    /// the caller sets it.
+    pub inline: bool,
 }
 
 impl SearchPlan {
@@ -336,6 +341,7 @@ impl SearchPlan {
             crispr: None,
             lane_max_len: if text_lanes { LANE_MAX_LEN } else { 0 },
             lane_group: LANE_GROUP,
+            inline: false,
         })
     }
 

@@ -268,3 +268,39 @@ fn regression_ascii_ignore_case_punctuation() {
         assert!(h.cost[i] <= 1);
     }
 }
+
+/// An `inline` plan with one thread and no poll runs on the caller's thread
+/// (the SQL functions: DuckDB's own threads each search their chunks), with
+/// that thread's worker state, and gives what a pool gives; a plan that is
+/// not `inline` runs on the pool.
+#[test]
+fn inline_plans_run_on_the_calling_thread() {
+    use ducksassy_core::{engine, Control, Output, SearchPlan};
+    let pats: Vec<&[u8]> = vec![b"ACGTACGTAC"];
+    let texts: Vec<Option<&[u8]>> = vec![Some(b"TTACGTACGTACTT"), None, Some(b"GTACGTTCGTAC")];
+    let opts = SearchOptions { k: 1, alphabet: Alphabet::Dna, rc: true, ..Default::default() };
+    let hits_of = |out: Output| match out {
+        Output::Hits(b) => {
+            let mut all = ducksassy_core::HitBuffer::default();
+            for x in &b { all.extend_all(x); }
+            all
+        }
+        _ => unreachable!(),
+    };
+    let (inline, pooled, cached_inline, cached_pooled) = std::thread::spawn(move || {
+        let mut plan = SearchPlan::new(&opts, &pats).unwrap();
+        let pooled = hits_of(engine::run(&plan, &texts, &Control::new(), None).unwrap());
+        let cached_pooled = ducksassy_core::worker::with_worker(|w| w.cached_searchers());
+        plan.inline = true;
+        let inline = hits_of(engine::run(&plan, &texts, &Control::new(), None).unwrap());
+        let cached_inline = ducksassy_core::worker::with_worker(|w| w.cached_searchers());
+        (inline, pooled, cached_inline, cached_pooled)
+    })
+    .join()
+    .unwrap();
+    assert_eq!(cached_pooled, 0, "a plan that is not inline searched on the pool");
+    assert!(cached_inline > 0, "the inline plan searched on the calling thread");
+    assert_same(&inline, &pooled, "inline vs pool");
+    // records 1 and 3 hold the pattern within one edit; record 2 is missing
+    assert!(inline.record.contains(&0) && inline.record.contains(&2) && !inline.record.contains(&1));
+}

@@ -1,0 +1,99 @@
+# sassy_search_fastx() and friends: result tables built from what the
+# binding returns, and its errors re-raised in file terms.
+
+# ---------------------------------------------------------------------------
+# Results
+
+new_fastx_hits <- function(res, paths, call, pattern_names = NULL, plan = NULL) {
+  hits <- new_hits(res$hits, call = call, pattern_names = pattern_names)
+  n <- nrow(hits)
+  if (length(res$file) != n || length(res$name) != n) {
+    abort_internal("the file hit table has columns of unequal length", call)
+  }
+  out <- list()
+  if (has_file_column(paths)) {
+    out$file <- file_labels(paths)[res$file]
+  }
+  out$record <- hits$record
+  out$name <- res$name
+  out <- new_data_frame(with_hit_columns(out, hits), n)
+  if (!is.null(plan)) {
+    patterns <- if (!is.null(plan$guides)) plan$guides else plan$patterns
+    out <- finish_hits(out, nchar(patterns, type = "bytes"),
+      if (is.null(plan$cigar_style)) "pattern" else plan$cigar_style,
+      regions = res$region, call = call
+    )
+  }
+  if (n > 0L && length(res$length) == n) {
+    # the record lengths the reader saw, for as_granges()'s seqinfo: one
+    # per run of hits of a record (rows are ordered by file and record)
+    rec <- hits$record
+    first <- which(c(TRUE, rec[-1L] != rec[-n] | res$file[-1L] != res$file[-n]))
+    out <- set_seqlengths(out, res$name[first], res$length[first])
+  }
+  out
+}
+
+# The progress bar's label for a search of files.
+fastx_label <- function(paths) {
+  if (length(paths) == 1L) {
+    paste("Searching", basename(paths))
+  } else {
+    paste("Searching", length(paths), "files")
+  }
+}
+
+new_fastx_values <- function(res, paths, patterns, what, call) {
+  counts <- res$records_per_file
+  n <- length(res$name)
+  if (length(counts) != length(paths) || sum(counts) != n ||
+    length(res$values) != length(patterns) ||
+    any(lengths(res$values) != n)) {
+    abort_internal("the file count table has the wrong size", call)
+  }
+  out <- list()
+  if (has_file_column(paths)) {
+    out$file <- rep(file_labels(paths), counts)
+    out$record <- sequence(as.integer(counts))
+  } else {
+    out$record <- seq_len(n)
+  }
+  out$name <- res$name
+  cols <- res$values
+  names(cols) <- fastx_pattern_columns(patterns, names(out))
+  new_data_frame(c(out, cols), n)
+}
+
+# The `file` column: present with several paths, or when `paths` has names
+# (names label the files); the name of each path, or the path where it has
+# none.
+has_file_column <- function(paths) {
+  length(paths) > 1L || !is.null(names(paths))
+}
+
+file_labels <- function(paths) {
+  nm <- names(paths)
+  if (is.null(nm)) {
+    return(unname(paths))
+  }
+  out <- unname(paths)
+  named <- !is.na(nm) & nm != ""
+  out[named] <- nm[named]
+  out
+}
+
+# ---------------------------------------------------------------------------
+# Errors from the binding
+
+#' Check a value from a file-reading entry point of the binding
+#'
+#' File errors name the file as the user gave it (`paths`, or `output`),
+#' `arg` is their argument; hit-limit advice is the file family's. The
+#' condition is built by `rust_condition()` (conditions.R).
+#' @noRd
+fastx_result <- function(res, arg, paths, output = NULL,
+                         call = rlang::caller_env()) {
+  rust_result(res, call = call, limit_context = "fastx", paths = paths,
+    output = output, path_arg = arg
+  )
+}
