@@ -224,9 +224,27 @@ shard_error_data <- function(e) {
   cls <- class(e)
   list(
     message = conditionMessage(e),
+    bullets = condition_bullets(e),
     class = cls[startsWith(cls, "ducksassy_") & cls != "ducksassy_error"],
     fields = fields
   )
+}
+
+# A condition's message as its parts, the headline first and then its named
+# bullets (rlang and cli keep them apart in `message` and `body`), so that
+# the caller can show them under its own headline without taking a
+# formatted message apart again.
+condition_bullets <- function(e) {
+  if (!inherits(e, "rlang_error")) {
+    return(conditionMessage(e))
+  }
+  body <- e$body
+  if (is.function(body) || !is.character(body)) {
+    body <- rlang::cnd_body(e)
+  }
+  parts <- c(as.character(e$message), as.character(body))
+  names(parts) <- c(rlang::names2(e$message), rlang::names2(body))
+  parts
 }
 
 #' Results of the shards in order, or the error of the first failed shard
@@ -274,8 +292,12 @@ shard_results <- function(res, shards, what, BPPARAM, call) {
 }
 
 abort_shard <- function(err, i, shards, missing, what, call) {
-  lines <- strsplit(err$message, "\n", fixed = TRUE)[[1L]]
-  lines <- sub("^[!x\u2716\u2139i*>] ", "", lines[nzchar(lines)])
+  # the worker's own headline and bullets, kept apart as data
+  # (condition_bullets()); a worker that died gave a plain message
+  bullets <- if (is.null(err$bullets)) err$message else err$bullets
+  rest <- bullets[-1L]
+  rest_names <- rlang::names2(rest)
+  rest_names[rest_names == ""] <- " "
   others <- nrow(missing) - 1L
   args <- c(
     list(
@@ -284,8 +306,8 @@ abort_shard <- function(err, i, shards, missing, what, call) {
           "Shard ", i, " of ", nrow(shards), " failed: ",
           cli_escape(shard_label(shards, i, what)), "."
         ),
-        x = if (length(lines) > 0L) paste0("The worker's error: ", cli_escape(lines[[1L]])),
-        structure(cli_escape(lines[-1L]), names = rep(" ", length(lines) - 1L)),
+        x = paste0("The worker's error: ", cli_escape(bullets[[1L]])),
+        structure(cli_escape(rest), names = rest_names),
         i = if (others > 0L) paste0(others, " other shard", if (others > 1L) "s", " failed too."),
         i = "Nothing is returned; with `BiocParallel::bpstopOnError(BPPARAM) <- FALSE` the other shards' results are returned."
       ),
