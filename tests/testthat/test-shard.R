@@ -383,3 +383,19 @@ test_that("forked workers (MulticoreParam) search after this session's thread po
   expect_true(res$sharded)
   expect_true(res$forked)
 })
+
+test_that("a worker's error travels as its headline and named bullets, not as formatted text", {
+  e <- tryCatch(cli::cli_abort(c("Head {1}", x = "bad {2}", i = "hint")), error = identity)
+  expect_identical(condition_bullets(e), c("Head 1", x = "bad 2", i = "hint"))
+  expect_identical(condition_bullets(simpleError("plain\nerror")), "plain\nerror")
+  # shown under the shard's headline with their own bullet types
+  err <- list(message = conditionMessage(e), bullets = condition_bullets(e), class = "ducksassy_input_error", fields = list())
+  shards <- data.frame(kind = "file", source = "a.fq", first = 1, last = NA_real_)
+  got <- tryCatch(abort_shard(err, 1L, shards, shards, "records", call = NULL), ducksassy_error = identity)
+  expect_s3_class(got, "ducksassy_shard_error")
+  expect_s3_class(got, "ducksassy_input_error")
+  expect_identical(names(got$body)[1:2], c("x", "x"))
+  expect_match(got$body[[1]], "The worker's error: Head 1", fixed = TRUE)
+  expect_identical(unname(got$body[[2]]), "bad 2")
+  expect_identical(unname(got$body[[3]]), "hint")
+})
