@@ -26,8 +26,11 @@ struct Fields {
 impl Fields {
     fn new(x: &Robj, what: &'static str) -> Result<Self, CoreError> {
         let list = x.as_list().ok_or_else(|| CoreError::Internal(format!("the {what} is not a list")))?;
-        // SAFETY of the 'static: names are CHARSXPs of R's global string
-        // cache, alive for the session
+        // SAFETY of the 'static: the names are CHARSXPs held by the list's
+        // names attribute, and the list is a `.Call` argument, protected for
+        // the whole call; a `Fields` is a local of one call and never
+        // outlives it. (A lifetime parameter tied to `x` would say so
+        // without `unsafe`: worth doing at the next change here.)
         let fields = list.iter().map(|(n, v)| (unsafe { std::mem::transmute::<&str, &'static str>(n) }, v)).collect();
         Ok(Fields { what, fields })
     }
