@@ -403,29 +403,10 @@ new_search_plan <- function(texts, patterns, k, alphabet, rc, all_endpoints,
   args
 }
 
-# The search arguments, by the names of sassy_search()'s: the file and table
-# verbs take those that apply to them (the count verbs all but the hit-only
-# `cigar`, `cigar_style` and `region`), with sassy_search()'s defaults (a
-# test holds them to it).
-search_arg_names <- c(
-  "alphabet", "rc", "all_endpoints", "overhang", "max_n_frac", "ignore_case",
-  "cigar", "cigar_style", "region", "threads", "indels"
-)
-
-#' The search arguments of a verb's call, by name
-#'
-#' @param env The verb's frame (`rlang::current_env()`).
-#' @return A named list of the values of those of `search_arg_names` that
-#'   the verb takes.
-#' @noRd
-search_args_of <- function(env) {
-  mget(intersect(search_arg_names, ls(env)), envir = env)
-}
-
 #' The plan of a file or table verb: the search arguments checked as for
 #' sassy_search(); the count verbs search without CIGARs or regions
 #' @param mode "hits", "count" or "contains".
-#' @param args The verb's search arguments (search_args_of()).
+#' @param args The verb's search arguments (search_args_of(), arguments.R).
 #' @noRd
 new_verb_plan <- function(mode, patterns, k, args, call) {
   hits <- mode == "hits"

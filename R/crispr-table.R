@@ -10,27 +10,14 @@
 #'   read at a time, and optionally a table to append the hits to (then the
 #'   number of hits is returned, invisibly).
 #' @export
-sassy_crispr_table <- function(con,
-                               table,
-                               guides,
-                               k,
-                               column = "sequence",
-                               id = NULL,
-                               pam_length = 3L,
-                               allow_pam_edits = FALSE,
-                               max_n_frac = 0.2,
-                               rc = TRUE,
-                               cigar = TRUE,
-                               cigar_style = c("pattern", "sam"),
-                               region = FALSE,
-                               threads = sassy_threads(),
-                               chunk_rows = 100000L,
-                               output = NULL,
-                               BPPARAM = NULL,
-                               indels = TRUE,
-                               ...) {
-  call <- rlang::current_env()
-  check_no_extra_args(..., .fn = "sassy_crispr_table", .call = call)
+sassy_crispr_table <- crispr_verb("table")
+
+#' The work of sassy_crispr_table() (crispr_verb() in arguments.R)
+#' @noRd
+crispr_table <- function(con, table, guides, k, column, id, pam_length,
+                         allow_pam_edits, max_n_frac, rc, cigar, cigar_style,
+                         region, threads, chunk_rows, output, BPPARAM, indels,
+                         call) {
   check_dbi_installed(call = call)
   check_connection(con, call = call)
   plan <- new_crispr_plan(

@@ -172,21 +172,16 @@
 #'
 #' # Bad guides are classed errors naming the guide
 #' try(sassy_crispr(genome, c("ACGTNGG", "ACGZNGG"), k = 1))
-sassy_crispr <- function(texts,
-                         guides,
-                         k,
-                         pam_length = 3L,
-                         allow_pam_edits = FALSE,
-                         max_n_frac = 0.2,
-                         rc = TRUE,
-                         cigar = TRUE,
-                         cigar_style = c("pattern", "sam"),
-                         region = FALSE,
-                         threads = sassy_threads(),
-                         indels = TRUE,
-                         ...) {
-  call <- rlang::current_env()
-  check_no_extra_args(..., .fn = "sassy_crispr", .call = call)
+sassy_crispr <- crispr_verb("vector")
+
+#' The work of the CRISPR verbs (crispr_verb() in arguments.R)
+#'
+#' `crispr_vector()`, `crispr_fastx()` and `crispr_table()` (crispr-table.R)
+#' take the verb's arguments by name and `call`, its frame.
+#' @noRd
+crispr_vector <- function(texts, guides, k, pam_length, allow_pam_edits,
+                          max_n_frac, rc, cigar, cigar_style, region, threads,
+                          indels, call) {
   plan <- new_crispr_plan(
     guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads,
     indels = indels, call = call, check = FALSE
@@ -222,22 +217,12 @@ sassy_crispr <- function(texts,
 #'   the rows of the table as in [sassy_search_table()] (same result; see
 #'   [sharding]).
 #' @export
-sassy_crispr_fastx <- function(paths,
-                               guides,
-                               k,
-                               pam_length = 3L,
-                               allow_pam_edits = FALSE,
-                               max_n_frac = 0.2,
-                               rc = TRUE,
-                               cigar = TRUE,
-                               cigar_style = c("pattern", "sam"),
-                               region = FALSE,
-                               threads = sassy_threads(),
-                               BPPARAM = NULL,
-                               indels = TRUE,
-                               ...) {
-  call <- rlang::current_env()
-  check_no_extra_args(..., .fn = "sassy_crispr_fastx", .call = call)
+sassy_crispr_fastx <- crispr_verb("fastx")
+
+# The work of sassy_crispr_fastx(), as crispr_vector()'s.
+crispr_fastx <- function(paths, guides, k, pam_length, allow_pam_edits,
+                         max_n_frac, rc, cigar, cigar_style, region, threads,
+                         BPPARAM, indels, call) {
   paths <- check_fastx_paths(paths, "paths", call = call, hint = function() {
     swapped_hint(guides, is_file, "sassy_crispr_fastx", "paths", "guides")
   })

@@ -4,21 +4,22 @@
 #' @rdname sassy_search_fastx
 #' @order 4
 #' @export
-sassy_filter_fastx <- function(path,
-                               output,
-                               patterns,
-                               k = 0L,
-                               invert = FALSE,
-                               alphabet = c("iupac", "dna", "ascii"),
-                               rc = NULL,
-                               overhang = NULL,
-                               max_n_frac = NULL,
-                               ignore_case = FALSE,
-                               threads = sassy_threads(),
-                               indels = TRUE,
-                               ...) {
-  call <- rlang::current_env()
-  check_no_extra_args(..., .fn = "sassy_filter_fastx", .call = call)
+sassy_filter_fastx <- new_verb(
+  "sassy_filter_fastx",
+  c(
+    alist(path = , output = , patterns = , k = 0L, invert = FALSE),
+    # which records have a hit does not depend on `all_endpoints`
+    search_option_formals(except = "all_endpoints"),
+    alist(threads = sassy_threads(), indels = TRUE)
+  ),
+  "filter_fastx"
+)
+
+#' The work of sassy_filter_fastx() (new_verb() in arguments.R)
+#' @noRd
+filter_fastx <- function(path, output, patterns, k, invert, alphabet, rc,
+                         overhang, max_n_frac, ignore_case, threads, indels,
+                         call) {
   path <- check_fastx_paths(path, "path", single = TRUE, call = call, hint = function() {
     swapped_hint(patterns, is_file, "sassy_filter_fastx", "path")
   })

@@ -211,85 +211,19 @@
 #' bad <- tempfile(fileext = ".fq")
 #' writeLines(c("@r1", "ACGT", "+", "III"), bad)
 #' try(sassy_read_fastx(bad))
-sassy_search_fastx <- function(paths,
-                               patterns,
-                               k = 0L,
-                               alphabet = c("iupac", "dna", "ascii"),
-                               rc = NULL,
-                               all_endpoints = FALSE,
-                               overhang = NULL,
-                               max_n_frac = NULL,
-                               ignore_case = FALSE,
-                               cigar = TRUE,
-                               cigar_style = c("pattern", "sam"),
-                               region = FALSE,
-                               threads = sassy_threads(),
-                               BPPARAM = NULL,
-                               indels = TRUE,
-                               ...) {
-  call <- rlang::current_env()
-  check_removed_what(..., .family = "fastx", .call = call)
-  check_no_extra_args(..., .fn = "sassy_search_fastx", .call = call)
-  search_fastx(
-    "hits", paths, patterns, k,
-    search_args_of(call),
-    BPPARAM, call
-  )
-}
+sassy_search_fastx <- search_verb("hits", "fastx")
 
 #' @rdname sassy_search_fastx
 #' @order 2
 #' @export
-sassy_count_fastx <- function(paths,
-                              patterns,
-                              k = 0L,
-                              alphabet = c("iupac", "dna", "ascii"),
-                              rc = NULL,
-                              all_endpoints = FALSE,
-                              overhang = NULL,
-                              max_n_frac = NULL,
-                              ignore_case = FALSE,
-                              threads = sassy_threads(),
-                              BPPARAM = NULL,
-                              indels = TRUE,
-                              ...) {
-  call <- rlang::current_env()
-  check_removed_what(..., .family = "fastx", .call = call)
-  check_no_extra_args(..., .fn = "sassy_count_fastx", .call = call)
-  search_fastx(
-    "count", paths, patterns, k,
-    search_args_of(call),
-    BPPARAM, call
-  )
-}
+sassy_count_fastx <- search_verb("count", "fastx")
 
 #' @rdname sassy_search_fastx
 #' @order 3
 #' @export
-sassy_contains_fastx <- function(paths,
-                                 patterns,
-                                 k = 0L,
-                                 alphabet = c("iupac", "dna", "ascii"),
-                                 rc = NULL,
-                                 all_endpoints = FALSE,
-                                 overhang = NULL,
-                                 max_n_frac = NULL,
-                                 ignore_case = FALSE,
-                                 threads = sassy_threads(),
-                                 BPPARAM = NULL,
-                                 indels = TRUE,
-                                 ...) {
-  call <- rlang::current_env()
-  check_removed_what(..., .family = "fastx", .call = call)
-  check_no_extra_args(..., .fn = "sassy_contains_fastx", .call = call)
-  search_fastx(
-    "contains", paths, patterns, k,
-    search_args_of(call),
-    BPPARAM, call
-  )
-}
+sassy_contains_fastx <- search_verb("contains", "fastx")
 
-#' The three file verbs
+#' The three file verbs (search_verb() in arguments.R)
 #'
 #' @param mode "hits", "count" or "contains".
 #' @param args The search arguments of the verb, by name (the hit verb's
@@ -297,8 +231,7 @@ sassy_contains_fastx <- function(paths,
 #' @noRd
 search_fastx <- function(mode, paths, patterns, k, args, BPPARAM, call) {
   what <- mode
-  hits <- mode == "hits"
-  fn <- paste0("sassy_", if (hits) "search" else mode, "_fastx")
+  fn <- verb_name(mode, "fastx")
   paths <- check_fastx_paths(paths, "paths", call = call, hint = function() {
     swapped_hint(patterns, is_file, fn, "paths")
   })

@@ -9,7 +9,8 @@
 # overhang with iupac, PAM length, ...) once, and its errors come back as
 # data (conditions.R). Absent optional values are NULL.
 #
-# Adding a search option: a field here, one line in plan.rs, the core.
+# Adding a search option: a formal of the verbs (arguments.R), its shape
+# check (checks.R), a field here, one line in plan.rs, the core.
 
 #' A search plan for the binding
 #'

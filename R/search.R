@@ -324,103 +324,56 @@
 #'
 #' # Bad input is a classed error
 #' try(sassy_search("ACGT", "ACGT", k = 4))
-sassy_search <- function(texts,
-                         patterns,
-                         k = 0L,
-                         alphabet = c("iupac", "dna", "ascii"),
-                         rc = NULL,
-                         all_endpoints = FALSE,
-                         overhang = NULL,
-                         max_n_frac = NULL,
-                         ignore_case = FALSE,
-                         cigar = TRUE,
-                         cigar_style = c("pattern", "sam"),
-                         region = FALSE,
-                         threads = sassy_threads(),
-                         indels = TRUE,
-                         ...) {
-  call <- rlang::current_env()
-  check_no_extra_args(..., .fn = "sassy_search", .call = call)
+sassy_search <- search_verb("hits", "vector")
+
+#' @rdname sassy_search
+#' @export
+sassy_count <- search_verb("count", "vector")
+
+#' @rdname sassy_search
+#' @export
+sassy_contains <- search_verb("contains", "vector")
+
+#' The three vector verbs (search_verb() in arguments.R)
+#'
+#' @param mode "hits", "count" or "contains".
+#' @param cigar,cigar_style,region The hit verb's; the count verbs search
+#'   without CIGARs.
+#' @param call The verb's frame.
+#' @noRd
+search_vector <- function(mode, texts, patterns, k, alphabet, rc,
+                          all_endpoints, overhang, max_n_frac, ignore_case,
+                          cigar = FALSE, cigar_style = NULL, region = FALSE,
+                          threads, indels, call) {
+  hits <- mode == "hits"
   plan <- new_search_plan(
     texts, patterns, k, alphabet, rc, all_endpoints, overhang, max_n_frac,
     ignore_case, cigar, threads,
     indels = indels, call = call, check = FALSE
   )
-  warn_if_swapped(plan$texts, plan$patterns, "sassy_search",
+  if (!hits) {
+    check_result_size(length(plan$texts), length(plan$patterns), call = call)
+  }
+  warn_if_swapped(plan$texts, plan$patterns, verb_name(mode, "vector"),
     call = call, overhang = plan$overhang, k = plan$k
   )
+  if (!hits) {
+    # the binding sets the shape: R would duplicate the records x patterns
+    # matrix to set it here
+    values <- run_search(plan, mode, call = call, attrs = count_attrs(plan$texts, plan$patterns))
+    type <- if (mode == "count") "integer" else "logical"
+    return(new_counts(values, plan$texts, plan$patterns, type, call = call))
+  }
   cigar_style <- check_cigar_style(cigar_style, call = call)
   region <- check_flag(region, "region", call = call)
   cols <- run_search(plan, "hits", call = call)
-  hits <- new_hits(cols, names(plan$texts), call = call,
+  out <- new_hits(cols, names(plan$texts), call = call,
     pattern_names = names(plan$patterns)
   )
-  hits <- finish_hits(hits, nchar(plan$patterns, type = "bytes"), cigar_style,
+  out <- finish_hits(out, nchar(plan$patterns, type = "bytes"), cigar_style,
     texts = if (region) plan$texts, call = call
   )
-  with_text_lengths(hits, plan$texts)
-}
-
-#' @rdname sassy_search
-#' @export
-sassy_count <- function(texts,
-                        patterns,
-                        k = 0L,
-                        alphabet = c("iupac", "dna", "ascii"),
-                        rc = NULL,
-                        all_endpoints = FALSE,
-                        overhang = NULL,
-                        max_n_frac = NULL,
-                        ignore_case = FALSE,
-                        threads = sassy_threads(),
-                        indels = TRUE,
-                        ...) {
-  call <- rlang::current_env()
-  check_no_extra_args(..., .fn = "sassy_count", .call = call)
-  plan <- new_search_plan(
-    texts, patterns, k, alphabet, rc, all_endpoints, overhang, max_n_frac,
-    ignore_case, FALSE, threads,
-    indels = indels, call = call, check = FALSE
-  )
-  check_result_size(length(plan$texts), length(plan$patterns), call = call)
-  warn_if_swapped(plan$texts, plan$patterns, "sassy_count",
-    call = call, overhang = plan$overhang, k = plan$k
-  )
-  # the binding sets the shape: R would duplicate the records x patterns
-  # matrix to set it here
-  values <- run_search(plan, "count", call = call, attrs = count_attrs(plan$texts, plan$patterns))
-  new_counts(values, plan$texts, plan$patterns, "integer", call = call)
-}
-
-#' @rdname sassy_search
-#' @export
-sassy_contains <- function(texts,
-                           patterns,
-                           k = 0L,
-                           alphabet = c("iupac", "dna", "ascii"),
-                           rc = NULL,
-                           all_endpoints = FALSE,
-                           overhang = NULL,
-                           max_n_frac = NULL,
-                           ignore_case = FALSE,
-                           threads = sassy_threads(),
-                           indels = TRUE,
-                           ...) {
-  call <- rlang::current_env()
-  check_no_extra_args(..., .fn = "sassy_contains", .call = call)
-  plan <- new_search_plan(
-    texts, patterns, k, alphabet, rc, all_endpoints, overhang, max_n_frac,
-    ignore_case, FALSE, threads,
-    indels = indels, call = call, check = FALSE
-  )
-  check_result_size(length(plan$texts), length(plan$patterns), call = call)
-  warn_if_swapped(plan$texts, plan$patterns, "sassy_contains",
-    call = call, overhang = plan$overhang, k = plan$k
-  )
-  # the binding sets the shape: R would duplicate the records x patterns
-  # matrix to set it here
-  values <- run_search(plan, "contains", call = call, attrs = count_attrs(plan$texts, plan$patterns))
-  new_counts(values, plan$texts, plan$patterns, "logical", call = call)
+  with_text_lengths(out, plan$texts)
 }
 
 #' Call the binding with a checked plan

@@ -248,100 +248,19 @@
 #' ))
 #' sassy_search_table(con, "reads", "ATCG", k = 1, chunk_rows = 2)
 #' DBI::dbDisconnect(con, shutdown = TRUE)
-sassy_search_table <- function(con,
-                               table,
-                               patterns,
-                               k = 0L,
-                               column = "sequence",
-                               id = NULL,
-                               alphabet = c("iupac", "dna", "ascii"),
-                               rc = NULL,
-                               all_endpoints = FALSE,
-                               overhang = NULL,
-                               max_n_frac = NULL,
-                               ignore_case = FALSE,
-                               cigar = TRUE,
-                               cigar_style = c("pattern", "sam"),
-                               region = FALSE,
-                               threads = sassy_threads(),
-                               indels = TRUE,
-                               chunk_rows = 100000L,
-                               output = NULL,
-                               BPPARAM = NULL,
-                               ...) {
-  call <- rlang::current_env()
-  check_removed_what(..., .family = "table", .call = call)
-  check_no_extra_args(..., .fn = "sassy_search_table", .call = call)
-  search_table(
-    "hits", con, table, patterns, k, column, id,
-    search_args_of(call),
-    chunk_rows, output, BPPARAM, call
-  )
-}
+sassy_search_table <- search_verb("hits", "table")
 
 #' @rdname sassy_search_table
 #' @order 2
 #' @export
-sassy_count_table <- function(con,
-                              table,
-                              patterns,
-                              k = 0L,
-                              column = "sequence",
-                              id = NULL,
-                              alphabet = c("iupac", "dna", "ascii"),
-                              rc = NULL,
-                              all_endpoints = FALSE,
-                              overhang = NULL,
-                              max_n_frac = NULL,
-                              ignore_case = FALSE,
-                              threads = sassy_threads(),
-                              indels = TRUE,
-                              chunk_rows = 100000L,
-                              output = NULL,
-                              BPPARAM = NULL,
-                              ...) {
-  call <- rlang::current_env()
-  check_removed_what(..., .family = "table", .call = call)
-  check_no_extra_args(..., .fn = "sassy_count_table", .call = call)
-  search_table(
-    "count", con, table, patterns, k, column, id,
-    search_args_of(call),
-    chunk_rows, output, BPPARAM, call
-  )
-}
+sassy_count_table <- search_verb("count", "table")
 
 #' @rdname sassy_search_table
 #' @order 3
 #' @export
-sassy_contains_table <- function(con,
-                                 table,
-                                 patterns,
-                                 k = 0L,
-                                 column = "sequence",
-                                 id = NULL,
-                                 alphabet = c("iupac", "dna", "ascii"),
-                                 rc = NULL,
-                                 all_endpoints = FALSE,
-                                 overhang = NULL,
-                                 max_n_frac = NULL,
-                                 ignore_case = FALSE,
-                                 threads = sassy_threads(),
-                                 indels = TRUE,
-                                 chunk_rows = 100000L,
-                                 output = NULL,
-                                 BPPARAM = NULL,
-                                 ...) {
-  call <- rlang::current_env()
-  check_removed_what(..., .family = "table", .call = call)
-  check_no_extra_args(..., .fn = "sassy_contains_table", .call = call)
-  search_table(
-    "contains", con, table, patterns, k, column, id,
-    search_args_of(call),
-    chunk_rows, output, BPPARAM, call
-  )
-}
+sassy_contains_table <- search_verb("contains", "table")
 
-#' The three table verbs
+#' The three table verbs (search_verb() in arguments.R)
 #'
 #' @param mode "hits", "count" or "contains".
 #' @param args The search arguments of the verb, by name (the hit verb's
@@ -351,14 +270,13 @@ search_table <- function(mode, con, table, patterns, k, column, id, args,
                          chunk_rows, output, BPPARAM, call) {
   check_dbi_installed(call = call)
   check_connection(con, call = call)
-  hits <- mode == "hits"
   # `threads = NULL` is this session's default, as it was when the search
   # arguments came through `...`
   if (is.null(args$threads)) {
     args$threads <- sassy_threads()
   }
   plan <- new_verb_plan(mode, patterns, k, args, call)
-  fn <- paste0("sassy_", if (hits) "search" else mode, "_table")
+  fn <- verb_name(mode, "table")
   search_table_rows(
     con, table, column, id, chunk_rows, output, BPPARAM,
     table_search_engine(plan, mode), fn,
