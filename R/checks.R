@@ -129,37 +129,41 @@ check_patterns <- function(patterns, call = rlang::caller_env()) {
       call = call
     )
   }
-  bad <- which(is.na(patterns))
-  if (length(bad) > 0L) {
-    i <- bad[[1L]]
-    ducksassy_abort(
-      c(
-        "`patterns` must not contain missing values.",
-        locate_bullet("patterns", i, patterns[[i]]),
-        more_bullet(bad)
-      ),
-      arg = "patterns",
-      index = i,
-      value = patterns[[i]],
-      call = call
-    )
-  }
-  bad <- which(nchar(patterns, type = "bytes") == 0L)
-  if (length(bad) > 0L) {
-    i <- bad[[1L]]
-    ducksassy_abort(
-      c(
-        "`patterns` must not contain empty strings.",
-        locate_bullet("patterns", i, patterns[[i]]),
-        more_bullet(bad)
-      ),
-      arg = "patterns",
-      index = i,
-      value = patterns[[i]],
-      call = call
-    )
-  }
+  check_strings_present(patterns, "patterns", call = call)
   patterns
+}
+
+#' Stop at the first `NA` or empty string of a character vector argument
+#'
+#' (The patterns and CRISPR guides: neither may be missing or empty.)
+#' @return `x`, invisibly.
+#' @noRd
+check_strings_present <- function(x, arg, call = rlang::caller_env()) {
+  bad <- which(is.na(x))
+  if (length(bad) > 0L) {
+    abort_elements(paste0("`", arg, "` must not contain missing values."), arg, x, bad, call)
+  }
+  bad <- which(nchar(x, type = "bytes") == 0L)
+  if (length(bad) > 0L) {
+    abort_elements(paste0("`", arg, "` must not contain empty strings."), arg, x, bad, call)
+  }
+  invisible(x)
+}
+
+#' The error for the elements `bad` (indices) of the vector argument `x`
+#'
+#' The `headline`, then the first bad element (which is also the
+#' condition's `index` and `value`), and how many more there are.
+#' @noRd
+abort_elements <- function(headline, arg, x, bad, call) {
+  i <- bad[[1L]]
+  ducksassy_abort(
+    c(headline, locate_bullet(arg, i, x[[i]]), more_bullet(bad)),
+    arg = arg,
+    index = i,
+    value = x[[i]],
+    call = call
+  )
 }
 
 more_bullet <- function(bad) {

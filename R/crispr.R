@@ -300,25 +300,8 @@ check_guides <- function(guides, call = rlang::caller_env()) {
       call = call
     )
   }
-  abort_guide <- function(headline, bad, extra = NULL) {
-    i <- bad[[1L]]
-    ducksassy_abort(
-      c(headline, locate_bullet("guides", i, guides[[i]]), extra, more_bullet(bad)),
-      arg = "guides",
-      index = i,
-      value = guides[[i]],
-      call = call
-    )
-  }
-  bad <- which(is.na(guides))
-  if (length(bad) > 0L) {
-    abort_guide("`guides` must not contain missing values.", bad)
-  }
-  bad <- which(nchar(guides, type = "bytes") == 0L)
-  if (length(bad) > 0L) {
-    abort_guide("`guides` must not contain empty strings.", bad)
-  }
   # (letters outside IUPAC: the core's rule, check_plan())
+  check_strings_present(guides, "guides", call = call)
   guides
 }
 

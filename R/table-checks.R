@@ -71,32 +71,11 @@ check_id <- function(id, call = rlang::caller_env()) {
   }
   bad <- which(is.na(id) | id == "")
   if (length(bad) > 0L) {
-    i <- bad[[1L]]
-    ducksassy_abort(
-      c(
-        "`id` must not contain missing values or empty strings.",
-        locate_bullet("id", i, id[[i]]),
-        more_bullet(bad)
-      ),
-      arg = "id",
-      index = i,
-      value = id[[i]],
-      call = call
-    )
+    abort_elements("`id` must not contain missing values or empty strings.", "id", id, bad, call)
   }
   dup <- which(duplicated(id))
   if (length(dup) > 0L) {
-    i <- dup[[1L]]
-    ducksassy_abort(
-      c(
-        "`id` must not name a column twice.",
-        locate_bullet("id", i, id[[i]])
-      ),
-      arg = "id",
-      index = i,
-      value = id[[i]],
-      call = call
-    )
+    abort_elements("`id` must not name a column twice.", "id", id, dup[[1L]], call)
   }
   unname(id)
 }
