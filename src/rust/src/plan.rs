@@ -17,21 +17,20 @@ use ducksassy_core::error::{Rule, Value};
 use ducksassy_core::{Alphabet, CoreError, Mode, SearchOptions, SearchPlan};
 use extendr_api::prelude::*;
 
-/// The fields of a named R list, looked up by name.
-struct Fields {
+/// The fields of a named R list, looked up by name. The names are borrowed
+/// from the list `x` (CHARSXPs of its names attribute, protected as long as
+/// `x` is: a `.Call` argument, for the whole call), so a `Fields` lives no
+/// longer than the borrow of `x`. (extendr's list iterator hands the names
+/// out as `&'static str`; the lifetime narrows that to what is true.)
+struct Fields<'a> {
     what: &'static str,
-    fields: Vec<(&'static str, Robj)>,
+    fields: Vec<(&'a str, Robj)>,
 }
 
-impl Fields {
-    fn new(x: &Robj, what: &'static str) -> Result<Self, CoreError> {
+impl<'a> Fields<'a> {
+    fn new(x: &'a Robj, what: &'static str) -> Result<Self, CoreError> {
         let list = x.as_list().ok_or_else(|| CoreError::Internal(format!("the {what} is not a list")))?;
-        // SAFETY of the 'static: the names are CHARSXPs held by the list's
-        // names attribute, and the list is a `.Call` argument, protected for
-        // the whole call; a `Fields` is a local of one call and never
-        // outlives it. (A lifetime parameter tied to `x` would say so
-        // without `unsafe`: worth doing at the next change here.)
-        let fields = list.iter().map(|(n, v)| (unsafe { std::mem::transmute::<&str, &'static str>(n) }, v)).collect();
+        let fields = list.iter().collect();
         Ok(Fields { what, fields })
     }
 
