@@ -404,6 +404,42 @@ test_that("a letter outside the alphabet names the row and its id, and leaves th
   }
 })
 
+test_that("a table search's error names the user's call, whatever raised it", {
+  skip_without_drivers()
+  for (driver in table_drivers()) {
+    con <- local_db(driver)
+    df <- write_fixture(con)
+    df$sequence[30L] <- "ACGTZZACGT"
+    write_fixture(con, df, "bad")
+    # the call as the user wrote it, as for the vector verbs (test-errors.R)
+    # and not what the backtrace shows for `arg` (rlang matches the call
+    # there and prints only the argument at fault, `column = "sequence"`)
+    expect_user_call <- function(expr, class = "ducksassy_input_error") {
+      expr <- substitute(expr)
+      cnd <- tryCatch(eval(expr), error = function(e) e)
+      expect_s3_class(cnd, class)
+      expect_identical(cnd$call, expr)
+    }
+    # checks of the arguments, in R and in the core
+    expect_user_call(sassy_search_table(con, "reads", "ACGT", column = "seq"))
+    expect_user_call(sassy_count_table(con, "reads", "ACGT", k = 4L))
+    expect_user_call(sassy_contains_table(con, "reads", "ACGT", chunk_rows = 0))
+    expect_user_call(sassy_crispr_table(con, "reads", "ACGTNGG", k = 5))
+    expect_user_call(sassy_search_table(con, "reads", "ACGT", kk = 1))
+    expect_user_call(sassy_count_table(con, "reads", "ACGT", what = "count"))
+    # errors of a chunk's search: a letter (in the background search, and
+    # in the one that waits for the fetch), the hit limit
+    expect_user_call(sassy_search_table(con, "bad", "ACGTTGCA", k = 1, chunk_rows = 7L))
+    withr::with_options(list(ducksassy.table_overlap = FALSE), {
+      expect_user_call(sassy_count_table(con, "bad", "ACGTTGCA", k = 1, chunk_rows = 7L))
+    })
+    expect_user_call(sassy_crispr_table(con, "bad", "ACGTTGCANGG", k = 1, chunk_rows = 7L))
+    withr::with_options(list(ducksassy.max_hits = 1), {
+      expect_user_call(sassy_search_table(con, "reads", "ACGT", k = 1), "ducksassy_limit_error")
+    })
+  }
+})
+
 test_that("the hit limit counts the hits of all chunks", {
   skip_without_drivers()
   for (driver in table_drivers()) {
