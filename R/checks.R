@@ -118,27 +118,29 @@ check_texts <- function(texts, call = rlang::caller_env()) {
 
 check_patterns <- function(patterns, call = rlang::caller_env()) {
   patterns <- as_texts(patterns, arg = "patterns", call = call)
-  if (length(patterns) == 0L) {
-    ducksassy_abort(
-      c(
-        "`patterns` must contain at least one pattern.",
-        x = "`patterns` has length 0."
-      ),
-      arg = "patterns",
-      value = patterns,
-      call = call
-    )
-  }
-  check_strings_present(patterns, "patterns", call = call)
+  check_strings_present(patterns, "patterns", "pattern", call = call)
   patterns
 }
 
-#' Stop at the first `NA` or empty string of a character vector argument
+#' Stop when a character vector argument is empty, or at its first `NA` or
+#' empty string
 #'
-#' (The patterns and CRISPR guides: neither may be missing or empty.)
+#' (The patterns and CRISPR guides: at least one, none missing or empty.)
+#' @param noun What one element is, for the message ("pattern").
 #' @return `x`, invisibly.
 #' @noRd
-check_strings_present <- function(x, arg, call = rlang::caller_env()) {
+check_strings_present <- function(x, arg, noun, call = rlang::caller_env()) {
+  if (length(x) == 0L) {
+    ducksassy_abort(
+      c(
+        paste0("`", arg, "` must contain at least one ", noun, "."),
+        x = paste0("`", arg, "` has length 0.")
+      ),
+      arg = arg,
+      value = x,
+      call = call
+    )
+  }
   bad <- which(is.na(x))
   if (length(bad) > 0L) {
     abort_elements(paste0("`", arg, "` must not contain missing values."), arg, x, bad, call)
@@ -363,6 +365,17 @@ physical_memory_bytes <- function() {
 # ---------------------------------------------------------------------------
 # All search arguments at once
 
+#' The options of every search, CRISPR's too, checked: CIGARs, threads and
+#' indels
+#' @noRd
+check_run_options <- function(cigar, threads, indels, call) {
+  list(
+    cigar = check_flag(cigar, "cigar", call = call),
+    threads = check_threads(threads, call = call),
+    indels = check_flag(indels, "indels", call = call)
+  )
+}
+
 #' Check every search argument and return the values the binding takes
 #' @noRd
 new_search_plan <- function(texts, patterns, k, alphabet, rc, all_endpoints,
@@ -379,22 +392,13 @@ new_search_plan <- function(texts, patterns, k, alphabet, rc, all_endpoints,
   max_n_frac <- check_max_n_frac(max_n_frac, call = call)
   # dna and iupac are always case-insensitive; the flag matters for ascii only.
   ignore_case <- check_flag(ignore_case, "ignore_case", call = call)
-  cigar <- check_flag(cigar, "cigar", call = call)
-  threads <- check_threads(threads, call = call)
-  indels <- check_flag(indels, "indels", call = call)
-  args <- list(
-    texts = texts,
-    patterns = patterns,
-    k = k,
-    alphabet = alphabet,
-    ignore_case = ignore_case,
-    rc = rc,
-    all_endpoints = all_endpoints,
-    overhang = overhang,
-    max_n_frac = max_n_frac,
-    cigar = cigar,
-    threads = threads,
-    indels = indels
+  # the checked values, by name (NULL ones kept)
+  args <- c(
+    mget(c(
+      "texts", "patterns", "k", "alphabet", "ignore_case", "rc",
+      "all_endpoints", "overhang", "max_n_frac"
+    )),
+    check_run_options(cigar, threads, indels, call)
   )
   # the domain rules (k below every pattern's length, rc and max_n_frac
   # not with "ascii", overhang only with "iupac" and indels, the letters of

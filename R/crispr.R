@@ -271,16 +271,11 @@ new_crispr_plan <- function(guides, k, pam_length, allow_pam_edits,
   if (is.na(max_n_frac)) {
     max_n_frac <- 1
   }
-  args <- list(
-    guides = guides,
-    k = k,
-    pam_length = pam_length,
-    allow_pam_edits = allow_pam_edits,
-    max_n_frac = max_n_frac,
-    rc = check_flag(rc, "rc", call = call),
-    cigar = check_flag(cigar, "cigar", call = call),
-    threads = check_threads(threads, call = call),
-    indels = check_flag(indels, "indels", call = call)
+  rc <- check_flag(rc, "rc", call = call)
+  # the checked values, by name
+  args <- c(
+    mget(c("guides", "k", "pam_length", "allow_pam_edits", "max_n_frac", "rc")),
+    check_run_options(cigar, threads, indels, call)
   )
   # the domain rules (the letters of the guides, PAM and k below each
   # guide's length or spacer) are the core's (see new_search_plan())
@@ -292,16 +287,8 @@ new_crispr_plan <- function(guides, k, pam_length, allow_pam_edits,
 
 check_guides <- function(guides, call = rlang::caller_env()) {
   guides <- as_texts(guides, arg = "guides", call = call)
-  if (length(guides) == 0L) {
-    ducksassy_abort(
-      c("`guides` must contain at least one guide.", x = "`guides` has length 0."),
-      arg = "guides",
-      value = guides,
-      call = call
-    )
-  }
   # (letters outside IUPAC: the core's rule, check_plan())
-  check_strings_present(guides, "guides", call = call)
+  check_strings_present(guides, "guides", "guide", call = call)
   guides
 }
 
