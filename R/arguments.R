@@ -126,13 +126,19 @@ new_verb <- function(name, formals, impl, lead = list(),
     !!!if (options_as_list) list(args = quote(search_args_of(call))),
     call = quote(call)
   )
+  # `fn(..., <args>, .call = call)`; the verb's dots as `quote(...)`, which
+  # codetools would take for new_verb()'s own in a literal call (and not
+  # with rlang::call2(), whose own `.fn` is check_no_extra_args()'s)
+  check_dots <- function(fn, ...) {
+    as.call(c(as.name(fn), quote(...), list(...), .call = quote(call)))
+  }
   body <- c(
     quote(`{`),
     quote(call <- rlang::current_env()),
     if (!is.null(removed_what)) {
-      rlang::expr(check_removed_what(..., .family = !!removed_what, .call = call))
+      check_dots("check_removed_what", .family = removed_what)
     },
-    rlang::expr(check_no_extra_args(..., .fn = !!name, .call = call)),
+    check_dots("check_no_extra_args", .fn = name),
     work
   )
   rlang::new_function(
