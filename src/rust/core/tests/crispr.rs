@@ -274,7 +274,7 @@ fn resolve(r: &mut StdRng, c: u8) -> u8 {
 #[test]
 fn random_cases_equal_the_oracle() {
     let mut r = rng(2024);
-    for case in 0..1500 {
+    for case in 0..scaled(1500) {
         let (opts, c, guides, texts) = random_case(&mut r);
         let hits = crispr_hits(&opts, &c, &guides, &texts);
         check_all(&hits, &opts, &c, &guides, &texts, &format!("case {case} k={} rc={} {c:?}", opts.k, opts.rc));
@@ -284,7 +284,7 @@ fn random_cases_equal_the_oracle() {
 #[test]
 fn random_genomes_with_windows_and_threads_equal_the_oracle() {
     let mut r = rng(7);
-    for case in 0..12 {
+    for case in 0..scaled(12).max(3) {
         let len = r.random_range(2_000..12_000);
         let mut genome = random_acgt(&mut r, len);
         if case % 3 == 0 {
@@ -389,7 +389,7 @@ fn n_runs_are_dropped_by_max_n_frac() {
 fn one_worker_reused_across_cases() {
     // the same thread's searcher state runs CRISPR and plain searches in turn
     let mut r = rng(99);
-    for case in 0..200 {
+    for case in 0..scaled(200) {
         let (opts, c, guides, texts) = random_case(&mut r);
         let opts = SearchOptions { threads: 1, ..opts };
         let a = crispr_hits(&opts, &c, &guides, &texts);
@@ -425,7 +425,11 @@ fn ecoli_guide_panel_equals_the_oracle() {
     let mut r = rng(5);
     let mut guides = Vec::new();
     let mut at = 100_000;
-    while guides.len() < 8 {
+    // scaled down (memcheck): two guide pairs, one per strand, and the genome
+    // up to just past them
+    let n_guides = if scaled(8) < 8 { 4 } else { 8 };
+    let mut last_end = 0;
+    while guides.len() < n_guides {
         let w = &genome[at..at + 23];
         let acgt = w.iter().all(|c| b"ACGT".contains(c));
         // every other guide targets the minus strand: CCN + protospacer there
@@ -448,12 +452,14 @@ fn ecoli_guide_panel_equals_the_oracle() {
             }
             guides.push(g);
             guides.push(m);
+            last_end = at + 23;
             at += 531_003;
         } else {
             at += 1;
         }
     }
-    let texts = vec![Some(genome)];
+    let used = if n_guides < 8 { (last_end + 50_000).min(genome.len()) } else { genome.len() };
+    let texts = vec![Some(genome[..used].to_vec())];
     let c = CrisprOptions::default();
     for k in [2usize, 4] {
         let opts = SearchOptions { k: k as i64, threads: 2, ..Default::default() };
