@@ -98,8 +98,18 @@ fn oracle(guide: &[u8], text: &[u8], k: usize, rc: bool, pam_length: usize, c: &
 }
 
 fn crispr_hits(opts: &SearchOptions, c: &CrisprOptions, guides: &[Vec<u8>], texts: &[Option<Vec<u8>>]) -> HitBuffer {
+    crispr_hits_lanes(opts, c, guides, texts, None)
+}
+
+/// [`crispr_hits`] with text lanes set: `Some((lane_max_len, lane_group))`
+/// (0 = one record at a time), `None` as the plan has them.
+fn crispr_hits_lanes(opts: &SearchOptions, c: &CrisprOptions, guides: &[Vec<u8>], texts: &[Option<Vec<u8>>], lanes: Option<(usize, usize)>) -> HitBuffer {
     let g: Vec<&[u8]> = guides.iter().map(|p| p.as_slice()).collect();
-    let plan = crispr::plan(opts, &g, c).expect("valid plan");
+    let mut plan = crispr::plan(opts, &g, c).expect("valid plan");
+    if let Some((max_len, group)) = lanes {
+        plan.lane_max_len = max_len;
+        plan.lane_group = group;
+    }
     let t: Vec<Option<&[u8]>> = texts.iter().map(|t| t.as_deref()).collect();
     match run(&plan, &t, &Control::new(), None).expect("search ok") {
         Output::Hits(bufs) => {
@@ -235,7 +245,7 @@ fn random_case(r: &mut StdRng) -> Case {
     let k = r.random_range(0..min_searched.min(4));
     let max_n_frac = [0.0, 0.1, 0.2, 0.34, 0.5, 1.0][r.random_range(0..6)];
     let rc = r.random_bool(0.7);
-    let texts = (0..r.random_range(1..6))
+    let texts = (0..r.random_range(1..10))
         .map(|_| {
             if r.random_bool(0.05) {
                 return None;
@@ -276,8 +286,15 @@ fn random_cases_equal_the_oracle() {
     let mut r = rng(2024);
     for case in 0..scaled(1500) {
         let (opts, c, guides, texts) = random_case(&mut r);
-        let hits = crispr_hits(&opts, &c, &guides, &texts);
-        check_all(&hits, &opts, &c, &guides, &texts, &format!("case {case} k={} rc={} {c:?}", opts.k, opts.rc));
+        // text lanes (lanes.rs) at random group sizes, against the oracle
+        // and against one record at a time
+        let lanes = (ducksassy_core::lanes::LANE_MAX_LEN, r.random_range(1..8));
+        let hits = crispr_hits_lanes(&opts, &c, &guides, &texts, Some(lanes));
+        let ctx = format!("case {case} k={} rc={} lanes={lanes:?} {c:?}", opts.k, opts.rc);
+        check_all(&hits, &opts, &c, &guides, &texts, &ctx);
+        let alone = crispr_hits_lanes(&opts, &c, &guides, &texts, Some((0, 1)));
+        assert_eq!(rows(&hits), rows(&alone), "{ctx}: lanes against one record at a time");
+        assert_eq!(hits, alone, "{ctx}");
     }
 }
 
