@@ -362,7 +362,10 @@ fn join<'t>(plan: &SearchPlan, chunk: &[u32], text: &impl Fn(u32) -> &'t [u8], s
     j.fwd.clear();
     j.starts.clear();
     let gap = plan.k + 1;
-    for &r in chunk {
+    for (n, &r) in chunk.iter().enumerate() {
+        if let Some(&ahead) = chunk.get(n + PREFETCH_AHEAD) {
+            prefetch(text(ahead));
+        }
         j.starts.push(j.fwd.len());
         let t = text(r);
         if plan.fold_case() {
@@ -377,6 +380,25 @@ fn join<'t>(plan: &SearchPlan, chunk: &[u32], text: &impl Fn(u32) -> &'t [u8], s
         j.rev.extend_from_slice(&j.fwd);
         j.rev.reverse();
     }
+}
+
+/// Records ahead of the one being copied whose letters are fetched into the
+/// cache. The join is the first to read a record's letters, each in its own
+/// R allocation: copied one after another, every record waited for memory
+/// (the copy was half the time of sassy's scan of 150-base reads, by perf).
+const PREFETCH_AHEAD: usize = 8;
+
+/// Ask the CPU to fetch `t`'s cache lines (a hint: it never faults).
+#[inline]
+fn prefetch(t: &[u8]) {
+    #[cfg(target_arch = "x86_64")]
+    for off in (0..t.len()).step_by(64) {
+        // SAFETY: a prefetch of an address inside a live slice; SSE is part
+        // of x86-64, so every backend has the instruction
+        unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(t.as_ptr().add(off) as *const i8) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = t;
 }
 
 /// The record (chunk index) of a forward match in the joined text and its
