@@ -187,9 +187,16 @@ is_whole_scalar <- function(x) {
     is.finite(x) && x == trunc(x)
 }
 
-abort_scalar <- function(arg, what, value, call) {
+abort_scalar <- function(arg, what, value, call, hint = NULL) {
+  abort_value(arg, paste0("`", arg, "` must be ", what, "."), value, call, hint)
+}
+
+#' The error for a bad value of an argument: the `headline`, the value, and
+#' an optional `hint` (an "i" bullet)
+#' @noRd
+abort_value <- function(arg, headline, value, call, hint = NULL) {
   ducksassy_abort(
-    c(paste0("`", arg, "` must be ", what, "."), locate_bullet(arg, NULL, value)),
+    c(headline, locate_bullet(arg, NULL, value), if (!is.null(hint)) c(i = hint)),
     arg = arg,
     value = value,
     call = call

@@ -565,6 +565,12 @@ signal_interrupt <- function(message = "The search was interrupted.", call = rla
   stop(cnd)
 }
 
+# A package that a feature needs is not installed: the `headline` says
+# which, `install` how to install it.
+abort_dependency <- function(headline, install, call) {
+  ducksassy_abort(c(headline, i = install), class = "ducksassy_dependency_error", call = call)
+}
+
 # An error that only a bug in ducksassy can raise.
 abort_internal <- function(what, call) {
   ducksassy_abort(

@@ -78,27 +78,15 @@ check_fastx_output <- function(output, path, call = rlang::caller_env()) {
   }
   full <- path.expand(output)
   if (grepl("\\.(bz2|xz|zst|zstd|lz4|bgz|bgzf)$", output, ignore.case = TRUE)) {
-    ducksassy_abort(
-      c(
-        "`output` must end in \".gz\" (gzip) or have no compression suffix.",
-        x = paste0("`output` is ", format_value(output), "."),
-        i = "Only gzip output can be written; other compressions are read, not written."
-      ),
-      arg = "output",
-      value = output,
-      call = call
+    abort_value(
+      "output",
+      "`output` must end in \".gz\" (gzip) or have no compression suffix.",
+      output, call,
+      hint = "Only gzip output can be written; other compressions are read, not written."
     )
   }
   if (dir.exists(full)) {
-    ducksassy_abort(
-      c(
-        "`output` must be a file path, not a folder.",
-        x = paste0("`output` is ", format_value(output), ".")
-      ),
-      arg = "output",
-      value = output,
-      call = call
-    )
+    abort_scalar("output", "a file path, not a folder", output, call)
   }
   if (!dir.exists(dirname(full))) {
     ducksassy_abort(

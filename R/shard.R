@@ -118,25 +118,16 @@ NULL
 #' @noRd
 check_bpparam <- function(BPPARAM, call = rlang::caller_env()) {
   if (!requireNamespace("BiocParallel", quietly = TRUE)) {
-    ducksassy_abort(
-      c(
-        "`BPPARAM` needs the BiocParallel package.",
-        i = "Install it with `BiocManager::install(\"BiocParallel\")`, or leave `BPPARAM = NULL`."
-      ),
-      class = "ducksassy_dependency_error",
-      call = call
+    abort_dependency(
+      "`BPPARAM` needs the BiocParallel package.",
+      "Install it with `BiocManager::install(\"BiocParallel\")`, or leave `BPPARAM = NULL`.",
+      call
     )
   }
   if (!methods_is(BPPARAM, "BiocParallelParam")) {
-    ducksassy_abort(
-      c(
-        "`BPPARAM` must be `NULL` or a BiocParallel parameter object.",
-        x = paste0("`BPPARAM` is ", format_value(BPPARAM), "."),
-        i = "E.g. `BiocParallel::SnowParam(workers = 4)` or `BiocParallel::BatchtoolsParam()`."
-      ),
-      arg = "BPPARAM",
-      value = BPPARAM,
-      call = call
+    abort_scalar(
+      "BPPARAM", "`NULL` or a BiocParallel parameter object", BPPARAM, call,
+      hint = "E.g. `BiocParallel::SnowParam(workers = 4)` or `BiocParallel::BatchtoolsParam()`."
     )
   }
   BPPARAM

@@ -4,13 +4,10 @@
 
 check_dbi_installed <- function(call = rlang::caller_env()) {
   if (!requireNamespace("DBI", quietly = TRUE)) {
-    ducksassy_abort(
-      c(
-        "`sassy_search_table()` needs the DBI package.",
-        i = "Install it with `install.packages(\"DBI\")`."
-      ),
-      class = "ducksassy_dependency_error",
-      call = call
+    abort_dependency(
+      "`sassy_search_table()` needs the DBI package.",
+      "Install it with `install.packages(\"DBI\")`.",
+      call
     )
   }
 }
