@@ -7,14 +7,36 @@
 # connection that cannot load the extension, any error of the query) runs
 # the R path, so errors and their classes are the R path's own.
 #
-# When (measured with benchmarks/sql_table.R: 200,000 reads of 150 bases,
-# k = 2, 1 and 4 patterns, DuckDB `SET threads` = `threads =` = 1 and 2,
-# side by side in one process on a shared 2-core machine, median of 3;
-# in-database / R path, elapsed (CPU)):
+# When: measured with benchmarks/sql_table.R (reads of 150 bases, one
+# 20-base pattern, k = 2, about one hit per two reads; DuckDB `SET threads`
+# equal to `threads =`; both paths side by side in one process, median of
+# 5) on a shared 2-core machine under a load of about 4, so the numbers are
+# rough, the elapsed ones the most (the lead reruns the script on a quiet
+# machine). In-database elapsed time over the R path's (CPU in brackets):
 #
-#   (filled in below from the measurement)
+#   rows    threads  count        count+output  search       search+output
+#   100k    1        1.08 (1.00)  0.94 (0.98)   1.16 (1.24)  1.00 (0.98)
+#   100k    2        1.49 (1.69)  1.39 (1.42)   2.10 (2.07)  1.49 (1.48)
+#   250k    1        0.66 (0.66)  0.68 (0.71)   0.77 (0.75)  0.56 (0.67)
+#   250k    2        0.64 (0.65)  0.51 (0.64)   1.60 (1.66)  0.74 (0.70)
+#   1M      1        0.83 (0.63)  0.58 (0.58)   0.71 (0.84)  0.62 (0.64)
+#   1M      2        0.98 (0.92)  0.51 (0.52)   1.42 (1.33)  0.58 (0.58)
 #
-# Rule (table_sql_faster()): see the numbers above.
+# (contains runs as count; 4 patterns gave 0.8-0.9 on one thread.) Why:
+# both paths run the same engine on the same bytes. The R path also exports
+# the rows through Arrow and converts the ids, and with `output` spools
+# every chunk's result to a file and appends it with dbAppendTable(); the
+# in-database path has neither (no row travels through R for `output`).
+# But DuckDB scans a table in parallel by row groups (122,880 rows), so a
+# table of 100k rows is searched on one thread however many are asked for,
+# while the R path splits every chunk among its workers; and hits returned
+# to R as a list of structs, unnested, come back more slowly than the R
+# path's hit columns on more than one thread. Rule (table_sql_faster()):
+# the in-database path for counts, flags and anything written to `output`,
+# with one thread or at least `threads` x 122,880 rows; hits returned to R
+# (faster on one thread only, by about a quarter) stay on the R path. (On
+# one thread and 100k rows the two are about even: the few small queries
+# the in-database path makes first, 2-5 ms each, cost what it saves.)
 #
 # The switch for tests and benchmarks: options(ducksassy.table_sql = ) or
 # the environment variable DUCKSASSY_TABLE_SQL: FALSE never takes the
@@ -29,11 +51,14 @@
 #' reading the rows into R. This is done where it is faster (measured with
 #' `benchmarks/sql_table.R`): `sassy_count_table()` and
 #' `sassy_contains_table()`, and every verb with `output` (the result is
-#' written by `INSERT ... SELECT`, so nothing travels through R), when
+#' written by `INSERT ... SELECT`, so nothing travels through R), with
+#' `threads = 1` or on a table of at least `threads` x 122,880 rows (DuckDB
+#' scans a table in parallel by row groups of 122,880 rows: a smaller table
+#' is searched on fewer threads than the R path would use), when
 #'
 #' * `table` is a table name or `DBI::Id()` (not a `DBI::SQL()` query),
-#'   the sequence column is `VARCHAR` and the `id` columns (at least one)
-#'   are `BOOLEAN`, integer (`TINYINT` ... `BIGINT`, `UTINYINT` ...
+#'   the sequence column is `VARCHAR` and the `id` columns (at least one,
+#'   except for counts and flags returned to R) are `BOOLEAN`, integer (`TINYINT` ... `BIGINT`, `UTINYINT` ...
 #'   `UINTEGER`), `FLOAT`, `DOUBLE` or `VARCHAR`;
 #' * the options are ones the SQL functions have: not `ignore_case`,
 #'   `indels = FALSE`, `cigar = FALSE`, `cigar_style = "sam"` or
@@ -49,7 +74,8 @@
 #' `preserve_insertion_order` must stay `true` (the default) for the rows to
 #' come in scan order, as on the R path. The in-database path shows no
 #' progress bar, and `chunk_rows` does not apply (DuckDB's own vectors are
-#' searched). `options(ducksassy.table_sql = FALSE)` (or the environment
+#' searched). Interrupting it stops DuckDB's query and raises the same
+#' `ducksassy_interrupt` condition as the R path. `options(ducksassy.table_sql = FALSE)` (or the environment
 #' variable `DUCKSASSY_TABLE_SQL=false`) always reads the rows into R;
 #' `TRUE` takes the in-database path wherever it gives the same result,
 #' faster or not: both are for testing and benchmarking.
@@ -69,16 +95,40 @@ table_sql_scan <- function(con, table, src, column, id, output, engine, call) {
   if (isFALSE(want) || !table_sql_possible(con, src, engine)) {
     return(NULL)
   }
-  if (is.na(want) && !table_sql_faster(engine$mode, output)) {
+  if (is.na(want) && !table_sql_faster(
+    engine$mode, output, engine$plan$threads,
+    function() cheap_row_count(con, table, src)
+  )) {
     return(NULL)
   }
   tryCatch(
     table_sql_run(con, src, column, id, output, engine, call),
     # any error of the in-database path (one of the query's, a letter
     # outside the alphabet, a write that fails): the R path runs and raises
-    # its own classed error (or, where the query alone failed, succeeds)
-    error = function(e) NULL
+    # its own classed error (or, where the query alone failed, succeeds).
+    # But Ctrl-C, which duckdb turns into an error of the query, ends the
+    # call as on the R path.
+    error = function(e) {
+      if (table_sql_interrupted(e)) {
+        signal_interrupt(call = call)
+      }
+      NULL
+    }
   )
+}
+
+#' Whether an error of the query is DuckDB's answer to an interrupt
+#' (`INTERRUPT Error: Interrupted!`), its parents' included.
+#' @noRd
+table_sql_interrupted <- function(e) {
+  while (!is.null(e)) {
+    if (inherits(e, "interrupt") ||
+      grepl("INTERRUPT Error|Interrupted!", conditionMessage(e))) {
+      return(TRUE)
+    }
+    e <- e$parent
+  }
+  FALSE
 }
 
 #' The switch: `NA` (the rule decides), `TRUE` or `FALSE`.
@@ -93,10 +143,29 @@ table_sql_option <- function() {
 }
 
 #' Where the in-database path is faster than the R path (the rule in the
-#' header, from benchmarks/sql_table.R).
+#' header, from benchmarks/sql_table.R): counts, flags, and anything written
+#' to `output`; on one thread, or on a table large enough that each of
+#' DuckDB's threads has row groups to scan (`rows()` counts a DuckDB table's
+#' rows from its metadata; `NA` for a view).
 #' @noRd
-table_sql_faster <- function(mode, output) {
-  !is.null(output) || mode != "hits"
+table_sql_faster <- function(mode, output, threads, rows) {
+  if (is.null(output) && mode == "hits") {
+    return(FALSE)
+  }
+  if (is.null(threads) || threads <= 1L) {
+    return(TRUE)
+  }
+  n <- rows()
+  !is.na(n) && n >= table_sql_min_rows(threads)
+}
+
+# DuckDB scans a table in parallel by row groups of 122,880 rows (its
+# default `row_group_size`), one thread per row group: a smaller table is
+# searched by one thread, however many there are.
+duckdb_row_group_rows <- 122880
+
+table_sql_min_rows <- function(threads) {
+  threads * duckdb_row_group_rows
 }
 
 #' Whether the query can give exactly the R path's result, judged from what
@@ -137,8 +206,12 @@ table_sql_run <- function(con, src, column, id, output, engine, call) {
   cols <- resolve_table_columns(src, src$fields, column, id, call = call)
   # the inner query's column of results
   sql_alias <- "\"__ducksassy_result\""
-  if (cols$record || "__ducksassy_result" %in% cols$id) {
-    # (a row number in scan order is not a column of the table)
+  # Without id columns the R path numbers the rows in scan order: the
+  # query's rows come in that order, so counts are numbered in R; a hit's
+  # row number, or one written to `output`, would need a window function
+  # (the R path does those).
+  if ((cols$record && (mode == "hits" || !is.null(output))) ||
+    "__ducksassy_result" %in% cols$id) {
     return(NULL)
   }
   quote <- function(x) as.character(DBI::dbQuoteIdentifier(con, x))
@@ -173,7 +246,11 @@ table_sql_run <- function(con, src, column, id, output, engine, call) {
   # pattern, each with its R type (the R path's template) and SQL expression
   template <- lapply(r_types, function(t) vector(t, 0L))
   names(template) <- cols$id
-  inner_ids <- paste(vapply(cols$id, quote, ""), collapse = ", ")
+  if (cols$record) {
+    template <- list(record = integer())
+    id_exprs <- character()
+  }
+  inner_ids <- paste(c(vapply(cols$id, quote, ""), ""), collapse = ", ")
   if (mode == "hits") {
     hit <- c(
       pattern = "pattern", start = "start", end = "\"end\"",
@@ -195,11 +272,11 @@ table_sql_run <- function(con, src, column, id, output, engine, call) {
       template[[nm]] <- if (nm %in% c("pattern_name", "strand", "cigar")) character() else integer()
     }
     from <- paste0(
-      "(SELECT ", inner_ids, ", unnest(sassy_hits(", fn_args, ")) AS ", sql_alias, " FROM ",
+      "(SELECT ", inner_ids, "unnest(sassy_hits(", fn_args, ")) AS ", sql_alias, " FROM ",
       src$quoted, ")"
     )
   } else {
-    value_names <- fastx_pattern_columns(plan$patterns, cols$id)
+    value_names <- fastx_pattern_columns(plan$patterns, names(template))
     type <- if (mode == "count") "INTEGER" else "BOOLEAN"
     value_exprs <- paste0("CAST(", sql_alias, "[", seq_along(plan$patterns), "] AS ", type, ")")
     names(value_exprs) <- value_names
@@ -207,7 +284,7 @@ table_sql_run <- function(con, src, column, id, output, engine, call) {
       template[[nm]] <- if (mode == "count") integer() else logical()
     }
     from <- paste0(
-      "(SELECT ", inner_ids, ", sassy_", mode, "(", fn_args, ") AS ", sql_alias, " FROM ",
+      "(SELECT ", inner_ids, "sassy_", mode, "(", fn_args, ") AS ", sql_alias, " FROM ",
       src$quoted, ")"
     )
   }
@@ -216,7 +293,7 @@ table_sql_run <- function(con, src, column, id, output, engine, call) {
     "SELECT ",
     paste(
       c(id_exprs, value_exprs),
-      "AS", vapply(names(template), quote, ""),
+      "AS", vapply(setdiff(names(template), if (cols$record) "record"), quote, ""),
       collapse = ", "
     ),
     " FROM ", from
@@ -237,6 +314,9 @@ table_sql_run <- function(con, src, column, id, output, engine, call) {
   n <- nrow(res)
   if (mode == "hits" && n > max_hits) {
     abort_table_limit(max_hits, FALSE, call)
+  }
+  if (cols$record) {
+    res$record <- row_numbers(0, seq_len(n))
   }
   out <- lapply(names(template), function(nm) {
     x <- res[[nm]]

@@ -20,13 +20,15 @@
 #
 #   Rscript benchmarks/sql_table.R [--reads=200000] [--len=150] [--k=2]
 #     [--reps=3] [--threads=1,2] [--patterns=1,4]
+#     [--verbs=count,contains,search] [--output=no,yes]
 #
 # Writes benchmarks/data/sql_table.csv and sql_table_receipt.json.
 
 source("benchmarks/common.R")
 args <- bench_args(list(
   reads = 200000L, len = 150L, k = 2L, reps = 3L, threads = c(1L, 2L),
-  patterns = c(1L, 4L)
+  patterns = c(1L, 4L), verbs = c("count", "contains", "search"),
+  output = c("no", "yes")
 ))
 load_before <- load_average()
 if (!requireNamespace("duckdb", quietly = TRUE)) stop("the duckdb package is needed")
@@ -34,7 +36,7 @@ if (!requireNamespace("duckdb", quietly = TRUE)) stop("the duckdb package is nee
 reads <- make_reads(args$reads, args$len)
 set.seed(3)
 random_pattern <- function() paste(sample(c("A", "C", "G", "T"), 20L, TRUE), collapse = "")
-all_patterns <- c(BENCH_PATTERN, replicate(max(args$patterns) - 1L, random_pattern()))
+all_patterns <- c(BENCH_PATTERN, vapply(seq_len(max(args$patterns) - 1L), function(i) random_pattern(), ""))
 k <- args$k
 
 drv <- sassy_duckdb()
@@ -99,10 +101,10 @@ run_path <- function(path, mode, p, threads, output) {
 rows <- list()
 add <- function(...) rows[[length(rows) + 1L]] <<- data.frame(...)
 paths <- c("r", "sql", "raw")
-for (mode in c("count", "contains", "search")) {
+for (mode in args$verbs) {
   for (np in args$patterns) {
     p <- all_patterns[seq_len(np)]
-    for (output in c(FALSE, TRUE)) {
+    for (output in c(FALSE, TRUE)[c("no", "yes") %in% args$output]) {
       for (t in args$threads) {
         # warm up, and the R path's result to check the others against
         want <- run_path("r", mode, p, t, output)

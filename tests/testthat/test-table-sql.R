@@ -214,8 +214,26 @@ test_that("options and sources the SQL functions cannot do exactly run the R pat
   no(function() sassy_count_table(con, "reads", "acgttgcaagg", k = 2, id = "id", alphabet = "ascii", ignore_case = TRUE))
   # a Date id, no id (the row number), a query
   no(function() sassy_count_table(con, "reads", "ACGTTGCAAGG", k = 2))
-  no(function() sassy_count_table(con, "only", "ACGTTGCAAGG", k = 2))
+  no(function() sassy_search_table(con, "only", "ACGTTGCAAGG", k = 2))
+  no(function() {
+    on.exit(DBI::dbRemoveTable(con, "out"))
+    n <- sassy_count_table(con, "only", "ACGTTGCAAGG", k = 2, output = "out")
+    list(n, DBI::dbReadTable(con, "out"))
+  })
   no(function() sassy_count_table(con, DBI::SQL("SELECT id, sequence FROM reads"), "ACGTTGCAAGG", k = 2))
+})
+
+test_that("without id columns, counts are numbered in scan order as on the R path", {
+  con <- sql_table_con()
+  set.seed(156)
+  DBI::dbWriteTable(con, "only", data.frame(sequence = planted_texts(300, "ACGTTGCAAGG")))
+  for (verb in c("count", "contains")) {
+    got <- expect_same_paths(function() {
+      verbs[[verb]](con, "only", c(record = "ACGTTGCAAGG", "TTGACCATGCA"), k = 2)
+    })
+    expect_identical(names(got), c("record", "record_1", "pattern_2"))
+    expect_identical(got$record, 1:300)
+  }
 })
 
 test_that("a DuckDB database that cannot load the extension runs the R path, silently", {
@@ -241,7 +259,20 @@ test_that("a DuckDB database that cannot load the extension runs the R path, sil
   }
 })
 
-test_that("unset, the rule picks the in-database path for counts and output only", {
+test_that("unset, the rule picks the in-database path for counts and output, where DuckDB's threads have rows", {
+  faster <- ducksassy:::table_sql_faster
+  rows <- function(n) function() n
+  group <- 122880
+  expect_true(faster("count", NULL, 1L, rows(NA)))
+  expect_true(faster("contains", NULL, 1L, rows(10)))
+  expect_false(faster("hits", NULL, 1L, rows(1e9)))
+  expect_true(faster("hits", "out", 1L, rows(10)))
+  expect_false(faster("count", NULL, 2L, rows(NA)))
+  expect_false(faster("count", NULL, 2L, rows(2 * group - 1)))
+  expect_true(faster("count", NULL, 2L, rows(2 * group)))
+  expect_true(faster("hits", "out", 4L, rows(4 * group)))
+  expect_false(faster("hits", "out", 4L, rows(4 * group - 1)))
+
   con <- sql_table_con()
   DBI::dbWriteTable(con, "reads", data.frame(id = 1:20, sequence = strrep("ACGTTGCAAGG", 2)))
   withr::local_options(ducksassy.table_sql = NULL)
@@ -251,8 +282,71 @@ test_that("unset, the rule picks the in-database path for counts and output only
     force(expr)
     ducksassy:::table_sql_uses() - before
   }
-  expect_identical(uses(sassy_count_table(con, "reads", "ACGTTGCAAGG")), as.double(ducksassy:::table_sql_faster("count", NULL)))
-  expect_identical(uses(sassy_search_table(con, "reads", "ACGTTGCAAGG")), as.double(ducksassy:::table_sql_faster("hits", NULL)))
+  expect_identical(uses(sassy_count_table(con, "reads", "ACGTTGCAAGG", threads = 1L)), 1)
+  expect_identical(uses(sassy_count_table(con, "reads", "ACGTTGCAAGG", threads = 2L)), 0)
+  expect_identical(uses(sassy_search_table(con, "reads", "ACGTTGCAAGG", threads = 1L)), 0)
+  expect_identical(uses(sassy_search_table(con, "reads", "ACGTTGCAAGG", threads = 1L, output = "out")), 1)
   withr::local_envvar(DUCKSASSY_TABLE_SQL = "false")
-  expect_identical(uses(sassy_count_table(con, "reads", "ACGTTGCAAGG")), 0)
+  expect_identical(uses(sassy_count_table(con, "reads", "ACGTTGCAAGG", threads = 1L)), 0)
+  withr::local_envvar(DUCKSASSY_TABLE_SQL = "true")
+  expect_identical(uses(sassy_search_table(con, "reads", "ACGTTGCAAGG", threads = 2L)), 1)
+})
+
+test_that("Ctrl-C stops the in-database search within a second, as the R path's", {
+  skip_on_cran()
+  skip_on_os("windows")
+  skip_if_not_installed("callr")
+  rs <- callr::r_session$new(
+    callr::r_session_options(libpath = .libPaths(), env = c(callr::rcmd_safe_env(), DUCKSASSY_THREADS = "2")),
+    wait = TRUE
+  )
+  on.exit(rs$close(), add = TRUE)
+  rs$run(function() {
+    suppressPackageStartupMessages(library(ducksassy))
+    try(sassy_search("ACGT", "ACGT", k = 9L), silent = TRUE)
+    drv <- suppressMessages(sassy_duckdb())
+    con <<- DBI::dbConnect(drv)
+    set.seed(1)
+    genome <- rawToChar(as.raw(c(65L, 67L, 71L, 84L))[sample.int(4L, 1e7, TRUE)])
+    starts <- sample.int(1e7 - 150L, 2e6, TRUE)
+    DBI::dbWriteTable(con, "reads", data.frame(id = seq_along(starts), sequence = substring(genome, starts, starts + 149L)))
+    invisible(gc())
+  })
+  count <- function() {
+    before <- ducksassy:::table_sql_uses()
+    outcome <- withr::with_options(list(ducksassy.table_sql = TRUE), tryCatch(
+      {
+        sassy_count_table(con, "reads", c(
+          "ACGTTGCAACGTTGCAACGT", "GGGCCCAATTGGCCAATTGCA", "TTGACCATGGCAAGTCCATGAC",
+          "CATCATCATCATGATGATGATCA", "GATTACAGATTACAGATTACAGAT", "CCGGTTAACCGGTTAACCGGTTAAC",
+          "AGCTAGCTTCGATCGAAGCTAGCTTC", "TTTTCCCCAAAAGGGGTTTTCCCCAAA"
+        ), k = 4L)
+        "finished"
+      },
+      ducksassy_interrupt = function(e) "ducksassy_interrupt",
+      interrupt = function(e) "interrupt"
+    ))
+    list(outcome = outcome, at = Sys.time(), used = ducksassy:::table_sql_uses() - before)
+  }
+  rs$call(count)
+  Sys.sleep(1.5)
+  busy <- rs$poll_process(0) == "timeout"
+  sent <- Sys.time()
+  rs$interrupt()
+  deadline <- Sys.time() + 60
+  while (rs$poll_process(1000) != "ready" && Sys.time() < deadline) NULL
+  res <- rs$read()
+  expect_true(busy, info = "the search had finished before the interrupt: make the input larger")
+  expect_null(res$error)
+  expect_true(res$result$outcome %in% c("ducksassy_interrupt", "interrupt"), info = res$result$outcome)
+  expect_lt(as.numeric(difftime(res$result$at, sent, units = "secs")), 1)
+  # and the connection still searches, inside the database
+  small <- rs$run(function() {
+    withr::with_options(list(ducksassy.table_sql = TRUE), {
+      before <- ducksassy:::table_sql_uses()
+      n <- sassy_count_table(con, DBI::Id(table = "reads"), "ACGTTGCAACGTTGCAACGT", k = 0L)
+      list(n = nrow(n), used = ducksassy:::table_sql_uses() - before)
+    })
+  })
+  expect_identical(small, list(n = 2e6L, used = 1))
 })
