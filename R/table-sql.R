@@ -410,7 +410,7 @@ table_sql_threads_restore <- function(con, old) {
 #' @noRd
 table_sql_write <- function(con, spec, template, select, call) {
   check_output_fit(spec, template, call = call)
-  began <- tryCatch(
+  began <- !in_duckdb_transaction(con) && tryCatch(
     {
       DBI::dbBegin(con)
       TRUE

@@ -108,6 +108,57 @@ test_that("the three verbs give the R path's result on random DNA and IUPAC tabl
   })
 })
 
+test_that("every id type the in-database path takes comes back as on the R path", {
+  con <- sql_table_con()
+  set.seed(157)
+  n <- 200L
+  DBI::dbWriteTable(con, "base", data.frame(
+    i = seq_len(n), x = runif(n) * 1e4, s = paste0("id-", seq_len(n), "-\u00e9"),
+    sequence = planted_texts(n, "ACGTTGCAAGG")
+  ))
+  DBI::dbExecute(con, paste(
+    "CREATE TABLE typed AS SELECT",
+    "CAST(i % 100 AS TINYINT) AS t1, CAST(i AS SMALLINT) AS t2, i AS t3,",
+    "CAST(i AS BIGINT) * 1000000007 AS t4, CAST(i AS UTINYINT) AS u1,",
+    "CAST(i AS USMALLINT) AS u2, CAST(CAST(i AS BIGINT) * 20000000 AS UINTEGER) AS u4,",
+    "CAST(x AS FLOAT) AS f4, x AS f8, s, i % 3 = 0 AS b,",
+    "CASE WHEN i % 7 = 0 THEN NULL ELSE i END AS with_null, sequence FROM base"
+  ))
+  for (verb in names(verbs)) {
+    got <- expect_same_paths(function() verbs[[verb]](con, "typed", "ACGTTGCAAGG", k = 2, threads = 1L))
+    expect_identical(names(got)[1:12], c("t1", "t2", "t3", "t4", "u1", "u2", "u4", "f4", "f8", "s", "b", "with_null"))
+    expect_true(anyNA(got$with_null))
+    # and written to a table
+    expect_same_paths(function() {
+      on.exit(DBI::dbRemoveTable(con, "out"))
+      n <- verbs[[verb]](con, "typed", "ACGTTGCAAGG", k = 2, output = "out")
+      list(n, DBI::dbReadTable(con, "out"), DBI::dbGetQuery(con, "DESCRIBE out")[1:2])
+    })
+  }
+  # a schema-qualified table and output, as DBI::Id()
+  expect_same_paths(function() {
+    on.exit(DBI::dbRemoveTable(con, DBI::Id(schema = "main", table = "out2")))
+    n <- sassy_search_table(con, DBI::Id(schema = "main", table = "typed"), "ACGTTGCAAGG", k = 2,
+                            id = c("s", "t4"), output = DBI::Id(schema = "main", table = "out2"))
+    list(n, DBI::dbReadTable(con, "out2"))
+  })
+  # with a transaction of the user's open, output runs the R path (a failed
+  # query would abort it), in that transaction
+  DBI::dbBegin(con)
+  r <- expect_same_paths(function() {
+    on.exit(DBI::dbRemoveTable(con, "out3"))
+    n <- sassy_count_table(con, "typed", "ACGTTGCAAGG", k = 2, output = "out3")
+    list(n, DBI::dbReadTable(con, "out3"))
+  }, sql = FALSE)
+  expect_identical(r[[1]], as.double(n))
+  withr::with_options(list(ducksassy.table_sql = TRUE), {
+    sassy_count_table(con, "typed", "ACGTTGCAAGG", k = 2, output = "out4")
+  })
+  expect_true(DBI::dbExistsTable(con, "out4"))
+  DBI::dbRollback(con)
+  expect_false(DBI::dbExistsTable(con, "out4"))
+})
+
 test_that("ASCII text, a table name that needs quoting and no hits at all", {
   con <- sql_table_con()
   set.seed(152)
