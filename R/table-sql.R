@@ -70,12 +70,13 @@
 #' The result is the same as the R path's in every respect (columns, types,
 #' row order, errors: any error of the query, such as a letter outside the
 #' alphabet, runs the R path, which raises its own). `threads` sets DuckDB's
-#' `threads` for the query (the previous setting is restored); DuckDB's
-#' `preserve_insertion_order` must stay `true` (the default) for the rows to
-#' come in scan order, as on the R path. The in-database path shows no
-#' progress bar, and `chunk_rows` does not apply (DuckDB's own vectors are
-#' searched). Interrupting it stops DuckDB's query and raises the same
-#' `ducksassy_interrupt` condition as the R path. `options(ducksassy.table_sql = FALSE)` (or the environment
+#' `threads` for the query (the previous setting is restored). With
+#' DuckDB's `preserve_insertion_order` set to `false` (it is `true` by
+#' default) the query's rows could come in another order: the R path runs.
+#' The in-database path shows no progress bar, and `chunk_rows` does not
+#' apply (DuckDB's own vectors are searched). Interrupting it stops
+#' DuckDB's query and raises the same `ducksassy_interrupt` condition as
+#' the R path. `options(ducksassy.table_sql = FALSE)` (or the environment
 #' variable `DUCKSASSY_TABLE_SQL=false`) always reads the rows into R;
 #' `TRUE` takes the in-database path wherever it gives the same result,
 #' faster or not: both are for testing and benchmarking.
@@ -226,7 +227,10 @@ table_sql_run <- function(con, src, column, id, output, engine, call) {
     !all(types[cols$id] %in% names(table_sql_id_types))) {
     return(NULL)
   }
-  if (!table_sql_ready(con)) {
+  state <- table_sql_state(con)
+  if (is.null(state) || !identical(tolower(state$order), "true")) {
+    # (without preserve_insertion_order the query's rows may come in any
+    # order)
     return(NULL)
   }
   out_spec <- if (!is.null(output)) new_output_spec(con, output, call = call)
@@ -299,7 +303,7 @@ table_sql_run <- function(con, src, column, id, output, engine, call) {
     " FROM ", from
   )
 
-  threads <- table_sql_threads(con, plan$threads)
+  threads <- table_sql_threads(con, state$threads, plan$threads)
   on.exit(table_sql_threads_restore(con, threads), add = TRUE)
   if (!is.null(out_spec)) {
     return(table_sql_write(con, out_spec, template, select, call))
@@ -352,44 +356,45 @@ table_sql_fn_args <- function(con, plan, text) {
   )
 }
 
-#' Whether the SQL functions are there, or can be loaded, on `con`; never an
-#' error or a warning (a database that cannot load them is the R path's).
+#' The settings the in-database path needs, when the SQL functions are
+#' there or can be loaded on `con`: a list of `threads` (DuckDB's) and
+#' `order` (`preserve_insertion_order`); `NULL` otherwise, never an error or
+#' a warning (a database that cannot load them is the R path's).
 #' @noRd
-table_sql_ready <- function(con) {
-  # (a call of one of the functions: cheaper than a look into
-  # duckdb_functions(), which lists them all)
-  has <- function() {
+table_sql_state <- function(con) {
+  # one query, which also calls one of the functions (cheaper than a look
+  # into duckdb_functions(), which lists them all)
+  state <- function() {
     tryCatch(
-      {
-        DBI::dbGetQuery(con, "SELECT sassy_backend() AS b")
-        TRUE
-      },
-      error = function(e) FALSE
+      DBI::dbGetQuery(con, paste(
+        "SELECT current_setting('threads')::VARCHAR AS threads,",
+        "current_setting('preserve_insertion_order')::VARCHAR AS \"order\",",
+        "sassy_backend() AS backend"
+      )),
+      error = function(e) NULL
     )
   }
-  if (has()) {
-    return(TRUE)
+  s <- state()
+  if (is.null(s)) {
+    ok <- tryCatch(
+      suppressWarnings(suppressMessages({
+        sassy_register(con)
+        TRUE
+      })),
+      error = function(e) FALSE
+    )
+    s <- if (ok) state()
   }
-  ok <- tryCatch(
-    suppressWarnings(suppressMessages({
-      sassy_register(con)
-      TRUE
-    })),
-    error = function(e) FALSE
-  )
-  ok && has()
+  if (is.null(s) || nrow(s) != 1L) NULL else as.list(s)
 }
 
-#' Set DuckDB's threads to `threads` (the search's threads, as the R path's
-#' worker threads) when they differ; returns what table_sql_threads_restore()
-#' needs. (Setting DuckDB's threads restarts its thread pool: not for
-#' nothing.)
+#' Set DuckDB's threads (now `old`) to `threads` (the search's threads, as
+#' the R path's worker threads) when they differ; returns what
+#' table_sql_threads_restore() needs. (Setting DuckDB's threads restarts its
+#' thread pool: not for nothing.)
 #' @noRd
-table_sql_threads <- function(con, threads) {
-  old <- tryCatch(
-    as.integer(DBI::dbGetQuery(con, "SELECT current_setting('threads') AS n")$n),
-    error = function(e) NA_integer_
-  )
+table_sql_threads <- function(con, old, threads) {
+  old <- suppressWarnings(as.integer(old))
   if (is.null(threads) || is.na(threads) || is.na(old) || identical(old, as.integer(threads))) {
     return(NA_integer_)
   }

@@ -159,6 +159,36 @@ test_that("every id type the in-database path takes comes back as on the R path"
   expect_false(DBI::dbExistsTable(con, "out4"))
 })
 
+test_that("several row groups on DuckDB's threads keep the R path's row order", {
+  con <- sql_table_con()
+  set.seed(158)
+  # 300,000 rows: three of DuckDB's row groups (122,880 rows), scanned in
+  # parallel on 2 threads
+  n <- 300000L
+  bases <- c("A", "C", "G", "T")
+  seqs <- vapply(seq_len(1000L), function(i) paste(sample(bases, 40L, TRUE), collapse = ""), "")
+  seqs[c(7L, 500L)] <- c("GGACGTTGCAAGGTT", NA)
+  DBI::dbWriteTable(con, "reads", data.frame(id = sample(n), sequence = seqs[sample(1000L, n, TRUE)]))
+  DBI::dbExecute(con, "SET threads = 3")
+  for (verb in names(verbs)) {
+    got <- expect_same_paths(function() verbs[[verb]](con, "reads", "ACGTTGCAAGG", k = 2, threads = 2L))
+    expect_gt(nrow(got), 1000)
+    expect_same_paths(function() {
+      on.exit(DBI::dbRemoveTable(con, "out"))
+      n <- verbs[[verb]](con, "reads", "ACGTTGCAAGG", k = 2, threads = 2L, output = "out")
+      list(n, DBI::dbReadTable(con, "out"))
+    })
+  }
+  # DuckDB's threads are set back to what they were
+  expect_equal(as.numeric(DBI::dbGetQuery(con, "SELECT current_setting('threads') AS n")$n), 3)
+  # without preserve_insertion_order DuckDB may return rows in any order:
+  # the R path
+  DBI::dbExecute(con, "SET preserve_insertion_order = false")
+  expect_same_paths(function() {
+    sassy_count_table(con, "reads", "ACGTTGCAAGG", k = 2, threads = 1L)$id[1:5]
+  }, sql = FALSE)
+})
+
 test_that("ASCII text, a table name that needs quoting and no hits at all", {
   con <- sql_table_con()
   set.seed(152)
