@@ -150,8 +150,9 @@
 #' into one text with a short separator that matches nothing, so that
 #' sassy's SIMD scan runs over them as over one long sequence; hits are
 #' mapped back to their records, and a record with a hit that touches its
-#' ends is searched again on its own. Longer records, `all_endpoints = TRUE`,
-#' `overhang`, `indels = FALSE` and CRISPR searches go one record at a time.
+#' ends is searched again on its own. This holds for `all_endpoints = TRUE`
+#' and CRISPR searches too; longer records, `overhang` and `indels = FALSE`
+#' go one record at a time.
 #' The results are identical either way. For testing and benchmarking only,
 #' the environment variable `DUCKSASSY_LANES=off` (read when a search starts)
 #' turns the joining off, e.g.

@@ -4,7 +4,11 @@
 #      (target: SQL within 1.1x of R);
 #   2. DuckDB threads 2 vs 1 on the same query (target: at least 1.8x);
 #   3. a query whose rows come back to R (SELECT id, sassy_count(...)), with
-#      preserve_insertion_order on (the default: one thread) and off.
+#      preserve_insertion_order on (the default: one thread) and off;
+#   4. the query of 1. on the same rows stored in row groups of 16,384 rows
+#      (a database file attached with ROW_GROUP_SIZE 16384): DuckDB hands
+#      its threads whole row groups, by default of 122,880 rows, so 262,144
+#      rows are 3 tasks for 2 threads; with small groups they are 17.
 # Side by side in one process, alternating per repetition; every query's
 # result is checked against R's. CPU seconds (user + system, all threads of
 # this process) and elapsed seconds per repetition.
@@ -30,13 +34,17 @@ con <- DBI::dbConnect(drv)
 DBI::dbWriteTable(con, "reads", data.frame(id = seq_along(reads), seq = reads))
 q_sum <- sprintf("SELECT sum(sassy_count(seq, '%s', %d)) AS n FROM reads", pattern, k)
 q_rows <- sprintf("SELECT id, sassy_count(seq, '%s', %d) AS n FROM reads", pattern, k)
+small_db <- tempfile(fileext = ".duckdb")
+DBI::dbExecute(con, sprintf("ATTACH '%s' AS small (ROW_GROUP_SIZE 16384, STORAGE_VERSION 'v1.2.0')", small_db))
+DBI::dbExecute(con, "CREATE TABLE small.reads AS SELECT * FROM reads")
+q_small <- sprintf("SELECT sum(sassy_count(seq, '%s', %d)) AS n FROM small.reads", pattern, k)
 
 want <- sassy_count(reads, pattern, k, threads = 1L)
 want_sum <- sum(want)
 
-sql_sum <- function(threads) {
+sql_sum <- function(threads, q = q_sum) {
   DBI::dbExecute(con, sprintf("SET threads = %d", threads))
-  r <- timed(function() DBI::dbGetQuery(con, q_sum)$n)
+  r <- timed(function() DBI::dbGetQuery(con, q)$n)
   stopifnot(r$value == want_sum)
   r
 }
@@ -57,6 +65,7 @@ r_fun <- function(threads) {
 
 # warm up (pools, per-thread searchers, DuckDB's table in memory)
 invisible(sql_sum(max(args$threads)))
+invisible(sql_sum(max(args$threads), q_small))
 invisible(r_fun(1L))
 
 rows <- list()
@@ -70,6 +79,7 @@ for (rep in seq_len(args$reps)) {
   for (t in args$threads) {
     add("r_sassy_count", t, rep, r_fun(t))
     add("sql_sum", t, rep, sql_sum(t))
+    add("sql_sum_small_groups", t, rep, sql_sum(t, q_small))
     add("sql_rows_ordered", t, rep, sql_rows(t, TRUE))
     add("sql_rows_unordered", t, rep, sql_rows(t, FALSE))
   }
@@ -78,8 +88,10 @@ res <- do.call(rbind, rows)
 res$reads <- args$reads
 res$len <- args$len
 res$k <- k
+DBI::dbExecute(con, "DETACH small")
 DBI::dbDisconnect(con)
 duckdb::duckdb_shutdown(drv)
+unlink(small_db)
 
 med <- aggregate(cbind(elapsed, cpu) ~ path + threads, res, stats::median)
 print(med)
@@ -89,6 +101,7 @@ if (1L %in% args$threads) {
 }
 if (all(c(1L, 2L) %in% args$threads)) {
   cat(sprintf("SQL 1 / 2 threads (elapsed): %.3f\n", one("sql_sum", 1L, "elapsed") / one("sql_sum", 2L, "elapsed")))
+  cat(sprintf("SQL 1 / 2 threads, 16,384-row groups (elapsed): %.3f\n", one("sql_sum_small_groups", 1L, "elapsed") / one("sql_sum_small_groups", 2L, "elapsed")))
 }
 write_csv(res, "sql")
 write_receipt("sql", args, load_before = load_before)

@@ -20,6 +20,8 @@
 #   MEMCHECK_DIR          logs and builds (default: ${TMPDIR:-/tmp}/ducksassy-memcheck);
 #                         kept between runs, so rebuilds are incremental
 #   MEMCHECK_PROPTEST_CASES  proptest cases per property under valgrind (default 8)
+#   MEMCHECK_TEST_SCALE   scale of the random case counts of the core tests
+#                         under valgrind (default 0.1; tests/common scaled())
 #   MEMCHECK_SKIP         space-separated test names to skip in the core tests
 #                         (default: the tests that assert wall-clock latency,
 #                         which valgrind's 20-50x slowdown breaks; their code
@@ -167,7 +169,7 @@ run_core() {
     echo "-- $name"
     local rc=0
     (cd "$ROOT/src/rust/core" &&
-      PROPTEST_CASES=${MEMCHECK_PROPTEST_CASES:-8} valgrind "${VG_OPTS[@]}" --log-file="$log" \
+      PROPTEST_CASES=${MEMCHECK_PROPTEST_CASES:-8} DUCKSASSY_TEST_SCALE=${MEMCHECK_TEST_SCALE:-0.1} valgrind "${VG_OPTS[@]}" --log-file="$log" \
         "$bin" --test-threads=2 "${skip[@]}") >"$DIR/logs/core-$name.out" 2>&1 || rc=$?
     if [ "$rc" -ne 0 ]; then
       echo "   the tests failed under valgrind (exit $rc); see $DIR/logs/core-$name.out"

@@ -58,3 +58,21 @@ test_that("text lanes agree with one-by-one search for IUPAC and ASCII texts", {
     expect_gt(nrow(s), 10)
   }
 })
+
+test_that("CRISPR searches of short reads give the same hits with and without text lanes", {
+  guides <- c("GACGTTGCAACGTTGCAACT", "TTGGCCAATTGGGCCCATGA")
+  site <- c(paste0(guides[1], "TGG"), paste0(guides[2], "AGG"))
+  reads <- plant_in(lanes_reads(600), site[1])
+  reads <- plant_in(reads, revcomp_dna(site[2]), every = 7)
+  # sites flush against the read ends, where lanes hand a read back to the
+  # one-by-one search
+  ends <- which(!is.na(reads) & nchar(reads) > 40)[1:40]
+  substr(reads[ends], nchar(reads[ends]) - 22, nchar(reads[ends])) <- site[1]
+  for (args in list(list(k = 3L), list(k = 2L, allow_pam_edits = TRUE), list(k = 3L, rc = FALSE, max_n_frac = 0))) {
+    info <- paste(names(args), args, collapse = ", ")
+    on <- do.call(sassy_crispr, c(list(reads, guides), args))
+    off <- lanes_off(do.call(sassy_crispr, c(list(reads, guides), args)))
+    expect_identical(on, off, info = info)
+    expect_gt(nrow(on), 100)
+  }
+})

@@ -163,6 +163,20 @@ pub(crate) fn guide_hits(plan: &SearchPlan, c: &CrisprPlan, pi: usize, text: &[u
     }
 }
 
+/// The matches of guide `pi` in `fwd` and, with `plan.rc`, of its complement
+/// in `rev` (the reversed `fwd`), traced, `pattern_idx` set to `pi`: text
+/// lanes search a joined text of records this way (`lanes.rs`).
+pub(crate) fn guide_matches(plan: &SearchPlan, c: &CrisprPlan, pi: usize, fwd: &[u8], rev: &[u8], w: &mut Worker) -> (Vec<Match>, Vec<Match>) {
+    let pam_length = c.pam_length[pi];
+    let mut out = (Vec::new(), Vec::new());
+    let labelled = |m: &Match| Match { pattern_idx: pi, ..m.clone() };
+    strand_hits(plan.k, plan.indels, c, pam_length, &plan.patterns[pi], fwd, w, |m| out.0.push(labelled(m)));
+    if plan.rc {
+        strand_hits(plan.k, plan.indels, c, pam_length, &plan.complements[pi], rev, w, |m| out.1.push(labelled(m)));
+    }
+    out
+}
+
 /// Hits of one (possibly complemented) guide on one strand's text.
 #[allow(clippy::too_many_arguments)]
 fn strand_hits(k: usize, indels: bool, c: &CrisprPlan, pam_length: usize, guide: &[u8], text: &[u8], w: &mut Worker, mut emit: impl FnMut(&Match)) {

@@ -30,6 +30,18 @@
 //!   separators before a record (an equal-cost traceback that substitutes
 //!   separators instead of deleting pattern letters). On the reverse
 //!   strand the same two cases, on the reversed text.
+//! - With `all_endpoints` (and in CRISPR plans, which report every end
+//!   position) there is no rightmost-of-a-run rule: every end of cost <= k
+//!   is reported on its own, so an end in the separators is simply not a
+//!   record's and is dropped; the ends in the record are those of the
+//!   one-by-one search (their costs are). A traced start in the separators
+//!   still sends the record to the one-by-one search.
+//! - CRISPR guides (`crispr.rs`): the spacer's end positions are filtered
+//!   by the PAM letters after them; past a record's end those are
+//!   separators, `X`, which match no PAM letter, as the end of a lone text
+//!   matches none. The N-fraction bound read before traceback lies inside
+//!   the record for every end of cost <= k (the alignment covers at least
+//!   `m - k` letters before it).
 //! - DNA uses sassy's IUPAC profile here (see [`joined_kind`]).
 //! - Groups of equal-length patterns (`PatternGroup::Batch`) are searched
 //!   with sassy's pattern tiling on the joined text, by the same rules; the
@@ -48,11 +60,9 @@
 //! records are checked one by one for the first bad letter in order.
 //!
 //! Where the joined search is not used, and why (each checked by
-//! tests/lanes.rs):
-//! - `all_endpoints`: every end of cost <= k is reported, including those
-//!   in separators, and those records would all be searched again.
-//! - CRISPR plans (a per-hit PAM check, `crispr.rs`) and patterns traced in
-//!   steps (`stepwise.rs`): they need their own per-record loops.
+//! tests/lanes.rs, CRISPR by tests/crispr.rs):
+//! - patterns traced in steps (`stepwise.rs`): they need their own
+//!   per-record loop.
 //! - `overhang`: a pattern may hang over a record's ends, which in the
 //!   joined text are separators (and sassy caps the overhang at a text's
 //!   right end; the per-record path works around it, `overhang.rs`).
@@ -80,11 +90,7 @@ use sassy::Match;
 /// For each pattern group of `plan`, whether it is searched in text lanes
 /// (for the records [`lane_record`] accepts). See the module notes.
 pub fn lane_groups(plan: &SearchPlan) -> Vec<bool> {
-    let off = plan.lane_max_len == 0
-        || plan.all_endpoints
-        || plan.crispr.is_some()
-        || plan.overhang.is_some()
-        || !plan.indels;
+    let off = plan.lane_max_len == 0 || plan.overhang.is_some() || !plan.indels;
     plan.groups
         .iter()
         .map(|g| match g {
@@ -151,6 +157,15 @@ struct Joined {
     starts: Vec<usize>,
     redo: Vec<usize>,
     placed: Vec<Placed>,
+}
+
+/// Where a match of the joined text lies: in record `i` of the chunk, at
+/// `start..end` of its forward strand; or reaching into separators, with
+/// its end after record `i` or (traced) its start before record `i`.
+enum Place {
+    In(usize, usize, usize),
+    EndAfter(usize),
+    StartBefore(usize),
 }
 
 /// A match (index `mi` in the forward or reverse matches) placed in record
@@ -223,8 +238,11 @@ fn search_chunk(
             for (mi, m) in ms.iter().enumerate() {
                 let placed = if minus { place_rev(&j.starts, chunk, &text, j.fwd.len(), m, traced) } else { place(&j.starts, chunk, &text, m, traced) };
                 match placed {
-                    Ok((i, start, end)) => j.placed.push(Placed { i, start, end, mi, minus }),
-                    Err(i) => j.redo.push(i),
+                    Place::In(i, start, end) => j.placed.push(Placed { i, start, end, mi, minus }),
+                    // every end reported on its own: one in the separators
+                    // is no record's (see the module notes)
+                    Place::EndAfter(_) if plan.all_endpoints => {}
+                    Place::EndAfter(i) | Place::StartBefore(i) => j.redo.push(i),
                 }
             }
         }
@@ -300,15 +318,20 @@ pub(crate) fn first_invalid(plan: &SearchPlan, texts: &[Option<&[u8]>], recs: &[
 fn group_matches(plan: &SearchPlan, enc: &Encoded, gi: usize, w: &mut Worker, j: &Joined, stop: &Stop) -> Result<(Vec<Match>, Vec<Match>, bool), CoreError> {
     stop.check()?;
     match &plan.groups[gi] {
+        PatternGroup::Single(pi) if plan.crispr.is_some() => {
+            let c = plan.crispr.as_ref().expect("checked");
+            let (fwd, rev) = crate::crispr::guide_matches(plan, c, *pi, &j.fwd, &j.rev, w);
+            Ok((fwd, rev, true))
+        }
         PatternGroup::Single(pi) => {
             let traced = plan.needs_trace();
             let s = w.searcher(joined_kind(plan), None);
             s.configure(traced, plan.max_n_frac);
-            let mut fwd = s.search(&plan.patterns[*pi], &j.fwd, plan.k, false);
+            let mut fwd = s.search(&plan.patterns[*pi], &j.fwd, plan.k, plan.all_endpoints);
             let mut rev = Vec::new();
             if plan.rc {
                 stop.check()?;
-                rev = s.search(&plan.complements[*pi], &j.rev, plan.k, false);
+                rev = s.search(&plan.complements[*pi], &j.rev, plan.k, plan.all_endpoints);
             }
             fwd.iter_mut().chain(rev.iter_mut()).for_each(|m| m.pattern_idx = *pi);
             Ok((fwd, rev, traced))
@@ -321,11 +344,11 @@ fn group_matches(plan: &SearchPlan, enc: &Encoded, gi: usize, w: &mut Worker, j:
             let relabel = |ms: &[Match]| -> Vec<Match> {
                 ms.iter().map(|m| Match { pattern_idx: idx[m.pattern_idx], ..m.clone() }).collect()
             };
-            let fwd = relabel(s.search_encoded(f, &j.fwd, plan.k, false));
+            let fwd = relabel(s.search_encoded(f, &j.fwd, plan.k, plan.all_endpoints));
             let mut rev = Vec::new();
             if let Some(c) = c {
                 stop.check()?;
-                rev = relabel(s.search_encoded(c, &j.rev, plan.k, false));
+                rev = relabel(s.search_encoded(c, &j.rev, plan.k, plan.all_endpoints));
             }
             Ok((fwd, rev, true))
         }
@@ -339,7 +362,10 @@ fn join<'t>(plan: &SearchPlan, chunk: &[u32], text: &impl Fn(u32) -> &'t [u8], s
     j.fwd.clear();
     j.starts.clear();
     let gap = plan.k + 1;
-    for &r in chunk {
+    for (n, &r) in chunk.iter().enumerate() {
+        if let Some(&ahead) = chunk.get(n + PREFETCH_AHEAD) {
+            prefetch(text(ahead));
+        }
         j.starts.push(j.fwd.len());
         let t = text(r);
         if plan.fold_case() {
@@ -356,19 +382,40 @@ fn join<'t>(plan: &SearchPlan, chunk: &[u32], text: &impl Fn(u32) -> &'t [u8], s
     }
 }
 
+/// Records ahead of the one being copied whose letters are fetched into the
+/// cache. The join is the first to read a record's letters, each in its own
+/// R allocation: copied one after another, every record waited for memory
+/// (the copy was half the time of sassy's scan of 150-base reads, by perf).
+const PREFETCH_AHEAD: usize = 8;
+
+/// Ask the CPU to fetch `t`'s cache lines (a hint: it never faults).
+#[inline]
+fn prefetch(t: &[u8]) {
+    #[cfg(target_arch = "x86_64")]
+    for off in (0..t.len()).step_by(64) {
+        // SAFETY: a prefetch of an address inside a live slice; SSE is part
+        // of x86-64, so every backend has the instruction
+        unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(t.as_ptr().add(off) as *const i8) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = t;
+}
+
 /// The record (chunk index) of a forward match in the joined text and its
-/// start and end in that record; `Err(index)` when the match reaches into a
-/// separator (an end after the record, or, traced, a start before it).
+/// start and end in that record, or where it reaches into the separators.
 /// Untraced, the start is not known and not checked (it is 0).
-fn place<'t>(starts: &[usize], chunk: &[u32], text: &impl Fn(u32) -> &'t [u8], m: &Match, traced: bool) -> Result<(usize, usize, usize), usize> {
+fn place<'t>(starts: &[usize], chunk: &[u32], text: &impl Fn(u32) -> &'t [u8], m: &Match, traced: bool) -> Place {
     // the record whose start is the last one before the match's last letter
     let i = starts.partition_point(|&s| s < m.text_end) - 1;
     let (s, n) = (starts[i], text(chunk[i]).len());
-    if m.text_end > s + n || (traced && m.text_start < s) {
-        return Err(i);
+    if m.text_end > s + n {
+        return Place::EndAfter(i);
+    }
+    if traced && m.text_start < s {
+        return Place::StartBefore(i);
     }
     let start = if traced { m.text_start - s } else { 0 };
-    Ok((i, start, m.text_end - s))
+    Place::In(i, start, m.text_end - s)
 }
 
 /// [`place`] for a match of the complemented pattern in the reversed joined
@@ -382,7 +429,7 @@ fn place_rev<'t>(
     total: usize,
     m: &Match,
     traced: bool,
-) -> Result<(usize, usize, usize), usize> {
+) -> Place {
     // forward letters [total - end, total - start): the match's last letter
     // on the reversed text is its first forward letter
     let fwd_first = total - m.text_end;
@@ -391,17 +438,17 @@ fn place_rev<'t>(
     if fwd_first >= s + n {
         // in the separators after record i, which on the reversed text
         // follow record i + 1
-        return Err((i + 1).min(chunk.len() - 1));
+        return Place::EndAfter((i + 1).min(chunk.len() - 1));
     }
     let start = fwd_first - s;
     let end = if traced {
         let fwd_end = total - m.text_start;
         if fwd_end > s + n {
-            return Err(i);
+            return Place::StartBefore(i);
         }
         fwd_end - s
     } else {
         0
     };
-    Ok((i, start, end))
+    Place::In(i, start, end)
 }

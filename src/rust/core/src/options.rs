@@ -316,7 +316,7 @@ impl SearchPlan {
         };
         // Hamming searches take each pattern alone (hamming.rs)
         let text_lanes = opts.text_lanes.unwrap_or_else(enabled_by_env);
-        let joined = text_lanes && !opts.all_endpoints && opts.overhang.is_none() && opts.indels;
+        let joined = text_lanes && opts.overhang.is_none() && opts.indels;
         let min_batch = if joined { JOINED_BATCH_MIN_PATTERNS } else { BATCH_MIN_PATTERNS };
         let groups = group_patterns(&normalized, alphabet, opts.overhang.is_some() || !opts.indels, min_batch);
         Ok(SearchPlan {
@@ -462,12 +462,13 @@ mod tests {
         assert_eq!(p.groups.len(), 2);
         assert!(matches!(&p.groups[0], PatternGroup::Batch(v) if v == &vec![0, 1, 2, 3]));
         assert!(matches!(p.groups[1], PatternGroup::Single(4)));
-        // with them, from JOINED_BATCH_MIN_PATTERNS on; all-endpoints
-        // searches are not joined
+        // with them, from JOINED_BATCH_MIN_PATTERNS on (all-endpoints
+        // searches too); substitution-only searches are not joined
         let lanes = SearchOptions { text_lanes: Some(true), ..Default::default() };
         let four = ["ACGT", "CCGT", "GGGT", "TTTT"];
         assert!(plan(lanes.clone(), &four).unwrap().groups.iter().all(|g| matches!(g, PatternGroup::Single(_))));
-        assert_eq!(plan(SearchOptions { all_endpoints: true, ..lanes.clone() }, &four).unwrap().groups.len(), 1);
+        assert!(plan(SearchOptions { all_endpoints: true, ..lanes.clone() }, &four).unwrap().groups.iter().all(|g| matches!(g, PatternGroup::Single(_))));
+        assert_eq!(plan(SearchOptions { indels: false, ..lanes.clone() }, &four).unwrap().groups.len(), 4);
         let many: Vec<String> = (0..JOINED_BATCH_MIN_PATTERNS).map(|i| format!("{:06b}", i).replace('0', "A").replace('1', "C")).collect();
         let refs: Vec<&str> = many.iter().map(|s| s.as_str()).collect();
         assert!(matches!(&plan(lanes, &refs).unwrap().groups[..], [PatternGroup::Batch(v)] if v.len() == refs.len()));

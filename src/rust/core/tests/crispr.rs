@@ -98,8 +98,18 @@ fn oracle(guide: &[u8], text: &[u8], k: usize, rc: bool, pam_length: usize, c: &
 }
 
 fn crispr_hits(opts: &SearchOptions, c: &CrisprOptions, guides: &[Vec<u8>], texts: &[Option<Vec<u8>>]) -> HitBuffer {
+    crispr_hits_lanes(opts, c, guides, texts, None)
+}
+
+/// [`crispr_hits`] with text lanes set: `Some((lane_max_len, lane_group))`
+/// (0 = one record at a time), `None` as the plan has them.
+fn crispr_hits_lanes(opts: &SearchOptions, c: &CrisprOptions, guides: &[Vec<u8>], texts: &[Option<Vec<u8>>], lanes: Option<(usize, usize)>) -> HitBuffer {
     let g: Vec<&[u8]> = guides.iter().map(|p| p.as_slice()).collect();
-    let plan = crispr::plan(opts, &g, c).expect("valid plan");
+    let mut plan = crispr::plan(opts, &g, c).expect("valid plan");
+    if let Some((max_len, group)) = lanes {
+        plan.lane_max_len = max_len;
+        plan.lane_group = group;
+    }
     let t: Vec<Option<&[u8]>> = texts.iter().map(|t| t.as_deref()).collect();
     match run(&plan, &t, &Control::new(), None).expect("search ok") {
         Output::Hits(bufs) => {
@@ -235,7 +245,7 @@ fn random_case(r: &mut StdRng) -> Case {
     let k = r.random_range(0..min_searched.min(4));
     let max_n_frac = [0.0, 0.1, 0.2, 0.34, 0.5, 1.0][r.random_range(0..6)];
     let rc = r.random_bool(0.7);
-    let texts = (0..r.random_range(1..6))
+    let texts = (0..r.random_range(1..10))
         .map(|_| {
             if r.random_bool(0.05) {
                 return None;
@@ -274,17 +284,24 @@ fn resolve(r: &mut StdRng, c: u8) -> u8 {
 #[test]
 fn random_cases_equal_the_oracle() {
     let mut r = rng(2024);
-    for case in 0..1500 {
+    for case in 0..scaled(1500) {
         let (opts, c, guides, texts) = random_case(&mut r);
-        let hits = crispr_hits(&opts, &c, &guides, &texts);
-        check_all(&hits, &opts, &c, &guides, &texts, &format!("case {case} k={} rc={} {c:?}", opts.k, opts.rc));
+        // text lanes (lanes.rs) at random group sizes, against the oracle
+        // and against one record at a time
+        let lanes = (ducksassy_core::lanes::LANE_MAX_LEN, r.random_range(1..8));
+        let hits = crispr_hits_lanes(&opts, &c, &guides, &texts, Some(lanes));
+        let ctx = format!("case {case} k={} rc={} lanes={lanes:?} {c:?}", opts.k, opts.rc);
+        check_all(&hits, &opts, &c, &guides, &texts, &ctx);
+        let alone = crispr_hits_lanes(&opts, &c, &guides, &texts, Some((0, 1)));
+        assert_eq!(rows(&hits), rows(&alone), "{ctx}: lanes against one record at a time");
+        assert_eq!(hits, alone, "{ctx}");
     }
 }
 
 #[test]
 fn random_genomes_with_windows_and_threads_equal_the_oracle() {
     let mut r = rng(7);
-    for case in 0..12 {
+    for case in 0..scaled(12).max(3) {
         let len = r.random_range(2_000..12_000);
         let mut genome = random_acgt(&mut r, len);
         if case % 3 == 0 {
@@ -389,7 +406,7 @@ fn n_runs_are_dropped_by_max_n_frac() {
 fn one_worker_reused_across_cases() {
     // the same thread's searcher state runs CRISPR and plain searches in turn
     let mut r = rng(99);
-    for case in 0..200 {
+    for case in 0..scaled(200) {
         let (opts, c, guides, texts) = random_case(&mut r);
         let opts = SearchOptions { threads: 1, ..opts };
         let a = crispr_hits(&opts, &c, &guides, &texts);
@@ -425,7 +442,11 @@ fn ecoli_guide_panel_equals_the_oracle() {
     let mut r = rng(5);
     let mut guides = Vec::new();
     let mut at = 100_000;
-    while guides.len() < 8 {
+    // scaled down (memcheck): two guide pairs, one per strand, and the genome
+    // up to just past them
+    let n_guides = if scaled(8) < 8 { 4 } else { 8 };
+    let mut last_end = 0;
+    while guides.len() < n_guides {
         let w = &genome[at..at + 23];
         let acgt = w.iter().all(|c| b"ACGT".contains(c));
         // every other guide targets the minus strand: CCN + protospacer there
@@ -448,12 +469,14 @@ fn ecoli_guide_panel_equals_the_oracle() {
             }
             guides.push(g);
             guides.push(m);
+            last_end = at + 23;
             at += 531_003;
         } else {
             at += 1;
         }
     }
-    let texts = vec![Some(genome)];
+    let used = if n_guides < 8 { (last_end + 50_000).min(genome.len()) } else { genome.len() };
+    let texts = vec![Some(genome[..used].to_vec())];
     let c = CrisprOptions::default();
     for k in [2usize, 4] {
         let opts = SearchOptions { k: k as i64, threads: 2, ..Default::default() };

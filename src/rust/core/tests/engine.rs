@@ -44,7 +44,7 @@ fn random_case(r: &mut rand::rngs::StdRng, alphabet: Alphabet) -> (SearchOptions
 fn contains_and_all_endpoint_counts_equal_the_oracle() {
     let mut r = rng(1);
     for alphabet in ALPHABETS {
-        for _ in 0..300 {
+        for _ in 0..scaled(300) {
             let (opts, pats, texts) = random_case(&mut r, alphabet);
             let contains = values(&opts, Mode::Contains, &pats, &texts);
             let counts = values(&SearchOptions { all_endpoints: true, ..opts.clone() }, Mode::Count, &pats, &texts);
@@ -71,7 +71,7 @@ fn contains_and_all_endpoint_counts_equal_the_oracle() {
 fn every_hit_cigar_turns_the_pattern_into_the_region_at_its_cost() {
     let mut r = rng(2);
     for alphabet in ALPHABETS {
-        for _ in 0..300 {
+        for _ in 0..scaled(300) {
             let (mut opts, pats, texts) = random_case(&mut r, alphabet);
             opts.all_endpoints = r.random_bool(0.3);
             let h = hits(&opts, &pats, &texts);
@@ -97,7 +97,7 @@ fn every_hit_cigar_turns_the_pattern_into_the_region_at_its_cost() {
 fn count_and_contains_agree_with_hits() {
     let mut r = rng(3);
     for alphabet in ALPHABETS {
-        for _ in 0..200 {
+        for _ in 0..scaled(200) {
             let (mut opts, pats, texts) = random_case(&mut r, alphabet);
             opts.all_endpoints = r.random_bool(0.3);
             if alphabet == Alphabet::Iupac && r.random_bool(0.3) {
@@ -126,7 +126,7 @@ fn count_and_contains_agree_with_hits() {
 fn batched_patterns_equal_one_by_one_and_threads_do_not_matter() {
     let mut r = rng(4);
     for alphabet in [Alphabet::Dna, Alphabet::Iupac] {
-        for round in 0..60 {
+        for round in 0..scaled(60) {
             let m = r.random_range(4..40);
             let k = r.random_range(0..m.min(5));
             let pats: Vec<Vec<u8>> = (0..r.random_range(4..20)).map(|_| random_seq(&mut r, alphabet, m)).collect();
@@ -232,7 +232,7 @@ fn assert_same(a: &ducksassy_core::HitBuffer, b: &ducksassy_core::HitBuffer, wha
 fn windowed_long_records_equal_whole_records() {
     let mut r = rng(5);
     for alphabet in ALPHABETS {
-        for round in 0..50 {
+        for round in 0..scaled(50) {
             let m = r.random_range(3..30);
             let k = r.random_range(0..m.min(5));
             let rc = alphabet != Alphabet::Ascii && r.random_bool(0.7);

@@ -241,7 +241,7 @@ fn reads_in_lanes_equal_one_by_one_for_every_option() {
     let pats = vec![pat.clone(), random_acgt(&mut r, 24)];
     for alphabet in [Alphabet::Dna, Alphabet::Iupac] {
         for rc in [false, true] {
-            for overhang in [None, Some(0.5)] {
+            for (overhang, all_endpoints) in [(None, false), (Some(0.5), false), (None, true)] {
                 for max_n_frac in [None, Some(0.3)] {
                     if alphabet == Alphabet::Dna && (overhang.is_some() || max_n_frac.is_some()) {
                         continue;
@@ -250,12 +250,12 @@ fn reads_in_lanes_equal_one_by_one_for_every_option() {
                     texts.push(None);
                     texts.push(Some(Vec::new()));
                     texts.push(Some(pat[..10].to_vec()));
-                    let opts = SearchOptions { k: 2, alphabet, rc, overhang, max_n_frac, ..Default::default() };
+                    let opts = SearchOptions { k: 2, alphabet, rc, overhang, max_n_frac, all_endpoints, ..Default::default() };
                     let c = Case { opts, patterns: pats.clone(), texts, ways: vec![] };
                     let on = Way { lane_max_len: 1024, lane_group: 256, threads: 1, window: DEFAULT_WINDOW };
                     let want = hit_table(&c, REFERENCE);
                     assert!(want.len() >= 100, "planted hits found: {}", want.len());
-                    assert_eq!(rows(&hit_table(&c, on)), rows(&want), "{alphabet:?} rc={rc} overhang={overhang:?} max_n_frac={max_n_frac:?}");
+                    assert_eq!(rows(&hit_table(&c, on)), rows(&want), "{alphabet:?} rc={rc} overhang={overhang:?} max_n_frac={max_n_frac:?} all_endpoints={all_endpoints}");
                     for mode in [Mode::Count, Mode::Contains] {
                         assert_eq!(values(&c, on, mode), values(&c, REFERENCE, mode), "{mode:?} {alphabet:?} rc={rc}");
                     }

@@ -10,6 +10,15 @@ pub fn rng(seed: u64) -> StdRng {
     StdRng::seed_from_u64(seed)
 }
 
+/// How many random cases a test runs: `n` times `DUCKSASSY_TEST_SCALE`
+/// (default 1), at least 1. tools/memcheck.sh lowers the scale: under
+/// valgrind (20-50x slower) what matters is that every code path runs, not
+/// how many random cases do, and the full counts run in `cargo test`.
+pub fn scaled(n: usize) -> usize {
+    let scale = std::env::var("DUCKSASSY_TEST_SCALE").ok().and_then(|v| v.parse::<f64>().ok()).unwrap_or(1.0);
+    ((n as f64 * scale).round() as usize).max(1)
+}
+
 /// Bases each IUPAC code stands for, as a bit set (A=1, C=2, G=4, T=8).
 pub fn iupac_bits(c: u8) -> u8 {
     match c.to_ascii_uppercase() {
