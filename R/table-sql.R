@@ -7,36 +7,38 @@
 # connection that cannot load the extension, any error of the query) runs
 # the R path, so errors and their classes are the R path's own.
 #
-# When: measured with benchmarks/sql_table.R (reads of 150 bases, one
-# 20-base pattern, k = 2, about one hit per two reads; DuckDB `SET threads`
-# equal to `threads =`; both paths side by side in one process, median of
-# 5) on a shared 2-core machine under a load of about 4, so the numbers are
-# rough, the elapsed ones the most (the lead reruns the script on a quiet
-# machine). In-database elapsed time over the R path's (CPU in brackets):
+# When: measured with benchmarks/sql_table.R (data/sql_table.csv: reads of
+# 150 bases, one 20-base pattern, k = 2, about one hit per two reads;
+# DuckDB `SET threads` equal to `threads =`; the paths side by side in one
+# process, median of 5) on a shared 2-core machine under a load of 2 to 6,
+# so the numbers are rough, the elapsed ones the most (the lead reruns the
+# script on a quiet machine). In-database elapsed time over the R path's
+# (CPU in brackets):
 #
-#   rows    threads  count        count+output  search       search+output
-#   100k    1        1.08 (1.00)  0.94 (0.98)   1.16 (1.24)  1.00 (0.98)
-#   100k    2        1.49 (1.69)  1.39 (1.42)   2.10 (2.07)  1.49 (1.48)
-#   250k    1        0.66 (0.66)  0.68 (0.71)   0.77 (0.75)  0.56 (0.67)
-#   250k    2        0.64 (0.65)  0.51 (0.64)   1.60 (1.66)  0.74 (0.70)
-#   1M      1        0.83 (0.63)  0.58 (0.58)   0.71 (0.84)  0.62 (0.64)
-#   1M      2        0.98 (0.92)  0.51 (0.52)   1.42 (1.33)  0.58 (0.58)
+#   rows  threads  count        contains     search       count+output search+output
+#   100k  1        0.99 (1.04)  1.03 (1.01)  1.18 (1.14)  0.91 (0.89)  0.91 (1.03)
+#   100k  2        1.20 (1.14)  1.35 (1.42)  1.83 (1.82)  1.14 (1.39)  1.15 (1.37)
+#   250k  1        0.51 (0.59)  0.54 (0.63)  0.73 (0.81)  0.62 (0.65)  0.66 (0.67)
+#   250k  2        0.92 (1.03)  0.83 (1.02)  0.74 (1.39)  0.58 (0.62)  0.73 (0.65)
+#   1M    1        0.67 (0.66)  0.66 (0.65)  0.76 (0.78)  0.65 (0.66)  0.64 (0.60)
+#   1M    2        0.95 (1.16)  1.08 (1.15)  1.12 (0.87)  0.52 (0.58)  0.58 (0.63)
 #
-# (contains runs as count; 4 patterns gave 0.8-0.9 on one thread.) Why:
-# both paths run the same engine on the same bytes. The R path also exports
-# the rows through Arrow and converts the ids, and with `output` spools
-# every chunk's result to a file and appends it with dbAppendTable(); the
-# in-database path has neither (no row travels through R for `output`).
-# But DuckDB scans a table in parallel by row groups (122,880 rows), so a
-# table of 100k rows is searched on one thread however many are asked for,
-# while the R path splits every chunk among its workers; and hits returned
-# to R as a list of structs, unnested, come back more slowly than the R
-# path's hit columns on more than one thread. Rule (table_sql_faster()):
-# the in-database path for counts, flags and anything written to `output`,
-# with one thread or at least `threads` x 122,880 rows; hits returned to R
-# (faster on one thread only, by about a quarter) stay on the R path. (On
-# one thread and 100k rows the two are about even: the few small queries
-# the in-database path makes first, 2-5 ms each, cost what it saves.)
+# (contains+output as count+output.) Why: both paths run the same engine on
+# the same bytes. The R path also exports the rows through Arrow and
+# converts the ids, and with `output` spools every chunk's result to a file
+# and appends it with dbAppendTable(); the in-database path has neither (no
+# row travels through R for `output`), but makes a few small queries first
+# (2-5 ms each: about even on 100k rows). DuckDB scans a table in parallel
+# by row groups (122,880 rows), so a table of 100k rows is searched on one
+# thread however many are asked for, while the R path splits every chunk
+# among its workers; and a result returned to R on more than one thread
+# (counts, or hits as a list of structs, unnested) comes back no faster
+# than the R path's, which converts while its workers search.
+#
+# Rule (table_sql_faster()): the in-database path for anything written to
+# `output`, with one thread or at least `threads` x 122,880 rows; for counts
+# and flags returned to R on one thread; never for hits returned to R
+# (faster on one thread only from 250k rows, by about a quarter).
 #
 # The switch for tests and benchmarks: options(ducksassy.table_sql = ) or
 # the environment variable DUCKSASSY_TABLE_SQL: FALSE never takes the
@@ -48,13 +50,14 @@
 #' (made with [sassy_duckdb()], or where [sassy_register()] can load them:
 #' a database created with `allow_unsigned_extensions`), the search can run
 #' as one query inside the database, on DuckDB's threads, instead of
-#' reading the rows into R. This is done where it is faster (measured with
-#' `benchmarks/sql_table.R`): `sassy_count_table()` and
-#' `sassy_contains_table()`, and every verb with `output` (the result is
+#' reading the rows into R. This is done where it was measured faster
+#' (`benchmarks/sql_table.R`): every verb with `output` (the result is
 #' written by `INSERT ... SELECT`, so nothing travels through R), with
 #' `threads = 1` or on a table of at least `threads` x 122,880 rows (DuckDB
 #' scans a table in parallel by row groups of 122,880 rows: a smaller table
-#' is searched on fewer threads than the R path would use), when
+#' is searched on fewer threads than the R path would use); and
+#' `sassy_count_table()` and `sassy_contains_table()` with `threads = 1`;
+#' when
 #'
 #' * `table` is a table name or `DBI::Id()` (not a `DBI::SQL()` query),
 #'   the sequence column is `VARCHAR` and the `id` columns (at least one,
@@ -108,10 +111,14 @@ table_sql_scan <- function(con, table, src, column, id, output, engine, call) {
     # outside the alphabet, a write that fails): the R path runs and raises
     # its own classed error (or, where the query alone failed, succeeds).
     # But Ctrl-C, which duckdb turns into an error of the query, ends the
-    # call as on the R path.
+    # call as on the R path, and the hit limit's error (abort_table_limit(),
+    # as the R path raises it) needs no second search.
     error = function(e) {
       if (table_sql_interrupted(e)) {
         signal_interrupt(call = call)
+      }
+      if (inherits(e, "ducksassy_limit_error")) {
+        stop(e)
       }
       NULL
     }
@@ -144,16 +151,17 @@ table_sql_option <- function() {
 }
 
 #' Where the in-database path is faster than the R path (the rule in the
-#' header, from benchmarks/sql_table.R): counts, flags, and anything written
-#' to `output`; on one thread, or on a table large enough that each of
-#' DuckDB's threads has row groups to scan (`rows()` counts a DuckDB table's
-#' rows from its metadata; `NA` for a view).
+#' header, from benchmarks/sql_table.R): anything written to `output`, on
+#' one thread or on a table large enough that each of DuckDB's threads has a
+#' row group to scan (`rows()` counts a DuckDB table's rows from its
+#' metadata; `NA` for a view); counts and flags returned to R on one thread.
 #' @noRd
 table_sql_faster <- function(mode, output, threads, rows) {
-  if (is.null(output) && mode == "hits") {
-    return(FALSE)
+  one <- is.null(threads) || threads <= 1L
+  if (is.null(output)) {
+    return(mode != "hits" && one)
   }
-  if (is.null(threads) || threads <= 1L) {
+  if (one) {
     return(TRUE)
   }
   n <- rows()
@@ -181,6 +189,10 @@ table_sql_possible <- function(con, src, engine) {
     engine$mode %in% c("hits", "count", "contains") &&
     is.null(plan$guides) && is.null(engine$finish_piece) &&
     is.character(plan$patterns) &&
+    # (the patterns go into SQL as UTF-8 text: ASCII or UTF-8 ones are the
+    # same bytes there as on the R path)
+    all(Encoding(plan$patterns) %in% c("unknown", "UTF-8")) &&
+    all(validUTF8(plan$patterns)) &&
     !isTRUE(plan$ignore_case) && isTRUE(plan$indels) &&
     (engine$mode != "hits" || (isTRUE(plan$cigar) &&
       identical(plan$cigar_style, "pattern") && !isTRUE(plan$region)))

@@ -5,7 +5,9 @@
 # decides for which verbs sassy_*_table() takes the in-database path
 # (R/table-sql.R, where the rule and these numbers are written down).
 #
-# Cases: verb (count, contains, search) x patterns (1 or 4) x threads
+# Cases: table size (100k, 250k, 1M reads: one, three and nine of DuckDB's
+# row groups of 122,880 rows, which it scans in parallel) x verb (count,
+# contains, search) x patterns (1; 4 with --patterns=1,4) x threads
 # (DuckDB `SET threads` and `threads =`, the same number) x result (back to
 # R, or into an `output` table). Paths:
 #   r        the verb with options(ducksassy.table_sql = FALSE) (the scan)
@@ -18,22 +20,21 @@
 # (user + system, all threads of this process: DuckDB's threads are ours)
 # and elapsed seconds per repetition.
 #
-#   Rscript benchmarks/sql_table.R [--reads=200000] [--len=150] [--k=2]
-#     [--reps=3] [--threads=1,2] [--patterns=1,4]
+#   Rscript benchmarks/sql_table.R [--reads=100000,250000,1000000]
+#     [--len=150] [--k=2] [--reps=3] [--threads=1,2] [--patterns=1]
 #     [--verbs=count,contains,search] [--output=no,yes]
 #
 # Writes benchmarks/data/sql_table.csv and sql_table_receipt.json.
 
 source("benchmarks/common.R")
 args <- bench_args(list(
-  reads = 200000L, len = 150L, k = 2L, reps = 3L, threads = c(1L, 2L),
-  patterns = c(1L, 4L), verbs = c("count", "contains", "search"),
+  reads = c(100000L, 250000L, 1000000L), len = 150L, k = 2L, reps = 3L,
+  threads = c(1L, 2L), patterns = 1L, verbs = c("count", "contains", "search"),
   output = c("no", "yes")
 ))
 load_before <- load_average()
 if (!requireNamespace("duckdb", quietly = TRUE)) stop("the duckdb package is needed")
 
-reads <- make_reads(args$reads, args$len)
 set.seed(3)
 random_pattern <- function() paste(sample(c("A", "C", "G", "T"), 20L, TRUE), collapse = "")
 all_patterns <- c(BENCH_PATTERN, vapply(seq_len(max(args$patterns) - 1L), function(i) random_pattern(), ""))
@@ -41,9 +42,6 @@ k <- args$k
 
 drv <- sassy_duckdb()
 con <- DBI::dbConnect(drv)
-DBI::dbWriteTable(con, "reads", data.frame(id = seq_along(reads), sequence = reads))
-rm(reads)
-invisible(gc())
 
 sql_panel <- function(p) paste0("[", paste0("'", p, "'", collapse = ", "), "]")
 raw_count_sql <- function(fn, p) {
@@ -101,25 +99,31 @@ run_path <- function(path, mode, p, threads, output) {
 rows <- list()
 add <- function(...) rows[[length(rows) + 1L]] <<- data.frame(...)
 paths <- c("r", "sql", "raw")
-for (mode in args$verbs) {
-  for (np in args$patterns) {
-    p <- all_patterns[seq_len(np)]
-    for (output in c(FALSE, TRUE)[c("no", "yes") %in% args$output]) {
-      for (t in args$threads) {
-        # warm up, and the R path's result to check the others against
-        want <- run_path("r", mode, p, t, output)
-        for (rep in seq_len(args$reps)) {
-          for (path in paths) {
-            r <- run_path(path, mode, p, t, output)
-            if (r$n != want$n) stop("different number of rows: ", path, " ", mode)
-            if (path == "sql" && !output && !identical(r$value, want$value)) {
-              stop("the in-database path differs from the R path: ", mode)
+for (n_reads in args$reads) {
+  reads <- make_reads(n_reads, args$len)
+  DBI::dbWriteTable(con, "reads", data.frame(id = seq_along(reads), sequence = reads), overwrite = TRUE)
+  rm(reads)
+  invisible(gc())
+  for (mode in args$verbs) {
+    for (np in args$patterns) {
+      p <- all_patterns[seq_len(np)]
+      for (output in c(FALSE, TRUE)[c("no", "yes") %in% args$output]) {
+        for (t in args$threads) {
+          # warm up, and the R path's result to check the others against
+          want <- run_path("r", mode, p, t, output)
+          for (rep in seq_len(args$reps)) {
+            for (path in paths) {
+              r <- run_path(path, mode, p, t, output)
+              if (r$n != want$n) stop("different number of rows: ", path, " ", mode)
+              if (path == "sql" && !output && !identical(r$value, want$value)) {
+                stop("the in-database path differs from the R path: ", mode)
+              }
+              add(
+                reads = n_reads, verb = mode, patterns = np, output = output, threads = t,
+                path = path, rep = rep, elapsed = r$elapsed, cpu = r$cpu,
+                rows = r$n
+              )
             }
-            add(
-              verb = mode, patterns = np, output = output, threads = t,
-              path = path, rep = rep, elapsed = r$elapsed, cpu = r$cpu,
-              rows = r$n
-            )
           }
         }
       }
@@ -127,17 +131,16 @@ for (mode in args$verbs) {
   }
 }
 res <- do.call(rbind, rows)
-res$reads <- args$reads
 res$len <- args$len
 res$k <- k
 DBI::dbDisconnect(con)
 duckdb::duckdb_shutdown(drv)
 
-med <- aggregate(cbind(elapsed, cpu) ~ verb + patterns + output + threads + path, res, stats::median)
-wide <- reshape(med, idvar = c("verb", "patterns", "output", "threads"),
+med <- aggregate(cbind(elapsed, cpu) ~ reads + verb + patterns + output + threads + path, res, stats::median)
+wide <- reshape(med, idvar = c("reads", "verb", "patterns", "output", "threads"),
                 timevar = "path", direction = "wide")
 wide$elapsed_sql_over_r <- round(wide$elapsed.sql / wide$elapsed.r, 3)
 wide$cpu_sql_over_r <- round(wide$cpu.sql / wide$cpu.r, 3)
-print(wide[order(wide$verb, wide$patterns, wide$output, wide$threads), ], row.names = FALSE)
+print(wide[order(wide$reads, wide$verb, wide$patterns, wide$output, wide$threads), ], row.names = FALSE)
 write_csv(res, "sql_table")
 write_receipt("sql_table", args, load_before = load_before)

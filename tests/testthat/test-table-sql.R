@@ -340,17 +340,18 @@ test_that("a DuckDB database that cannot load the extension runs the R path, sil
   }
 })
 
-test_that("unset, the rule picks the in-database path for counts and output, where DuckDB's threads have rows", {
+test_that("unset, the rule picks the in-database path for output where DuckDB's threads have rows, and one-thread counts", {
   faster <- ducksassy:::table_sql_faster
   rows <- function(n) function() n
   group <- 122880
   expect_true(faster("count", NULL, 1L, rows(NA)))
   expect_true(faster("contains", NULL, 1L, rows(10)))
+  expect_false(faster("count", NULL, 2L, rows(1e9)))
   expect_false(faster("hits", NULL, 1L, rows(1e9)))
   expect_true(faster("hits", "out", 1L, rows(10)))
-  expect_false(faster("count", NULL, 2L, rows(NA)))
-  expect_false(faster("count", NULL, 2L, rows(2 * group - 1)))
-  expect_true(faster("count", NULL, 2L, rows(2 * group)))
+  expect_false(faster("count", "out", 2L, rows(NA)))
+  expect_false(faster("count", "out", 2L, rows(2 * group - 1)))
+  expect_true(faster("count", "out", 2L, rows(2 * group)))
   expect_true(faster("hits", "out", 4L, rows(4 * group)))
   expect_false(faster("hits", "out", 4L, rows(4 * group - 1)))
 
@@ -430,4 +431,23 @@ test_that("Ctrl-C stops the in-database search within a second, as the R path's"
     })
   })
   expect_identical(small, list(n = 2e6L, used = 1))
+})
+
+test_that("non-ASCII patterns and texts: the same result or error on both paths; latin1 patterns run the R path", {
+  con <- sql_table_con()
+  DBI::dbWriteTable(con, "words", data.frame(id = 1:3, sequence = c("na\u00efve caf\u00e9", "cafe", NA)))
+  outcome <- function(f) tryCatch(f(), error = function(e) list(class(e), conditionMessage(e)))
+  for (p in list("caf\u00e9", iconv("caf\u00e9", "UTF-8", "latin1"), "cafe")) {
+    r <- withr::with_options(list(ducksassy.table_sql = FALSE), outcome(function() {
+      sassy_count_table(con, "words", p, k = 1, alphabet = "ascii")
+    }))
+    before <- ducksassy:::table_sql_uses()
+    s <- withr::with_options(list(ducksassy.table_sql = TRUE), outcome(function() {
+      sassy_count_table(con, "words", p, k = 1, alphabet = "ascii")
+    }))
+    expect_identical(s, r)
+    if (Encoding(p) == "latin1") {
+      expect_identical(ducksassy:::table_sql_uses(), before)
+    }
+  }
 })
