@@ -61,8 +61,10 @@
 #'
 #' * `table` is a table name or `DBI::Id()` (not a `DBI::SQL()` query),
 #'   the sequence column is `VARCHAR` and the `id` columns (at least one,
-#'   except for counts and flags returned to R) are `BOOLEAN`, integer (`TINYINT` ... `BIGINT`, `UTINYINT` ...
-#'   `UINTEGER`), `FLOAT`, `DOUBLE` or `VARCHAR`;
+#'   except for counts and flags returned to R) are `BOOLEAN`, integer
+#'   (`TINYINT` ... `BIGINT`, `UTINYINT` ... `UINTEGER`), `FLOAT`, `DOUBLE`
+#'   or `VARCHAR`;
+#' * the patterns are ASCII or UTF-8 text;
 #' * the options are ones the SQL functions have: not `ignore_case`,
 #'   `indels = FALSE`, `cigar = FALSE`, `cigar_style = "sam"` or
 #'   `region = TRUE`; no `BPPARAM`; with `output` and hits, no
@@ -208,7 +210,10 @@ table_sql_id_types <- c(
   BIGINT = "double", UINTEGER = "double", FLOAT = "double", DOUBLE = "double",
   VARCHAR = "character"
 )
-table_sql_casts <- c(logical = "BOOLEAN", integer = "INTEGER", double = "DOUBLE", character = "VARCHAR")
+table_sql_casts <- c(
+  logical = "BOOLEAN", integer = "INTEGER", double = "DOUBLE",
+  character = "VARCHAR"
+)
 
 #' Run the in-database search; `NULL` where it cannot give the R path's
 #' result after all (found out only from the table or the connection).

@@ -21,14 +21,14 @@
 # and elapsed seconds per repetition.
 #
 #   Rscript benchmarks/sql_table.R [--reads=100000,250000,1000000]
-#     [--len=150] [--k=2] [--reps=3] [--threads=1,2] [--patterns=1]
+#     [--len=150] [--k=2] [--reps=5] [--threads=1,2] [--patterns=1]
 #     [--verbs=count,contains,search] [--output=no,yes]
 #
 # Writes benchmarks/data/sql_table.csv and sql_table_receipt.json.
 
 source("benchmarks/common.R")
 args <- bench_args(list(
-  reads = c(100000L, 250000L, 1000000L), len = 150L, k = 2L, reps = 3L,
+  reads = c(100000L, 250000L, 1000000L), len = 150L, k = 2L, reps = 5L,
   threads = c(1L, 2L), patterns = 1L, verbs = c("count", "contains", "search"),
   output = c("no", "yes")
 ))
