@@ -99,7 +99,7 @@ value_kind <- function(x) {
 
 write_output <- function(con, spec, template, spool, call) {
   finish_spool(spool)
-  began <- tryCatch(
+  began <- !in_duckdb_transaction(con) && tryCatch(
     {
       DBI::dbBegin(con)
       TRUE
@@ -132,6 +132,22 @@ write_output <- function(con, spec, template, spool, call) {
   }
   done <- TRUE
   invisible()
+}
+
+#' Whether a transaction is open on a DuckDB connection
+#'
+#' In DuckDB a `BEGIN` inside an open transaction fails and aborts that
+#' transaction (SQLite's leaves it be), so "try to begin one" cannot be the
+#' test there: within a transaction, `txid_current()` gives the same id
+#' twice; in autocommit mode each query has its own. `FALSE` for other
+#' drivers (their failed `BEGIN` is harmless) and when the query fails.
+#' @noRd
+in_duckdb_transaction <- function(con) {
+  if (!inherits(con, "duckdb_connection")) {
+    return(FALSE)
+  }
+  id <- function() DBI::dbGetQuery(con, "SELECT txid_current() AS id")$id
+  isTRUE(tryCatch(identical(id(), id()), error = function(e) FALSE))
 }
 
 # A temporary file of serialized chunk results, read back in order.
