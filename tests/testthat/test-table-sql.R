@@ -182,10 +182,14 @@ test_that("several row groups on DuckDB's threads keep the R path's row order", 
   # DuckDB's threads are set back to what they were
   expect_equal(as.numeric(DBI::dbGetQuery(con, "SELECT current_setting('threads') AS n")$n), 3)
   # without preserve_insertion_order DuckDB may return rows in any order:
-  # the R path
+  # the R path (whose rows then come in DuckDB's order too, so they are
+  # compared sorted)
   DBI::dbExecute(con, "SET preserve_insertion_order = false")
   expect_same_paths(function() {
-    sassy_count_table(con, "reads", "ACGTTGCAAGG", k = 2, threads = 1L)$id[1:5]
+    r <- sassy_count_table(con, "reads", "ACGTTGCAAGG", k = 2, threads = 1L)
+    r <- r[order(r$id), , drop = FALSE]
+    rownames(r) <- NULL
+    r
   }, sql = FALSE)
 })
 
