@@ -60,12 +60,7 @@
 #' chunks of 2048 rows. A query whose result comes back to R keeps the rows
 #' in order and then runs on one thread: `SET preserve_insertion_order =
 #' false` lets it use them all (aggregates, `CREATE TABLE AS` and `COPY` run
-#' in parallel anyway). DuckDB hands its threads whole row groups of a
-#' table, 122,880 rows by default: a table of a few hundred thousand reads
-#' is then only a few tasks. A database file attached with a smaller row
-#' group size spreads it over more threads, e.g.
-#' `ATTACH 'reads.duckdb' AS r (ROW_GROUP_SIZE 16384, STORAGE_VERSION 'v1.2.0')`
-#' (see `benchmarks/scaling.md`).
+#' in parallel anyway).
 #'
 #' @param dbdir Passed to [duckdb::duckdb()]: `":memory:"` or a database file.
 #' @param ... Passed to [duckdb::duckdb()].

@@ -10,35 +10,33 @@
 # When: measured with benchmarks/sql_table.R (data/sql_table.csv: reads of
 # 150 bases, one 20-base pattern, k = 2, about one hit per two reads;
 # DuckDB `SET threads` equal to `threads =`; the paths side by side in one
-# process, median of 5) on a shared 2-core machine under a load of 2 to 6,
-# so the numbers are rough, the elapsed ones the most (the lead reruns the
-# script on a quiet machine). In-database elapsed time over the R path's
-# (CPU in brackets):
+# process, median of 5), rerun on a quiet machine (load 0.35 before;
+# 2 cores). In-database elapsed time over the R path's (CPU in brackets):
 #
 #   rows  threads  count        contains     search       count+output search+output
-#   100k  1        0.99 (1.04)  1.03 (1.01)  1.18 (1.14)  0.91 (0.89)  0.91 (1.03)
-#   100k  2        1.20 (1.14)  1.35 (1.42)  1.83 (1.82)  1.14 (1.39)  1.15 (1.37)
-#   250k  1        0.51 (0.59)  0.54 (0.63)  0.73 (0.81)  0.62 (0.65)  0.66 (0.67)
-#   250k  2        0.92 (1.03)  0.83 (1.02)  0.74 (1.39)  0.58 (0.62)  0.73 (0.65)
-#   1M    1        0.67 (0.66)  0.66 (0.65)  0.76 (0.78)  0.65 (0.66)  0.64 (0.60)
-#   1M    2        0.95 (1.16)  1.08 (1.15)  1.12 (0.87)  0.52 (0.58)  0.58 (0.63)
+#   100k  1        0.92 (0.95)  1.01 (0.94)  0.99 (0.99)  0.86 (0.86)  0.88 (0.89)
+#   100k  2        1.40 (1.24)  1.17 (0.86)  1.69 (1.02)  1.22 (0.99)  1.10 (1.10)
+#   250k  1        0.77 (0.64)  0.74 (0.59)  0.93 (0.79)  0.73 (0.63)  0.77 (0.62)
+#   250k  2        0.78 (0.60)  0.80 (0.63)  1.11 (0.77)  0.51 (0.60)  0.57 (0.71)
+#   1M    1        0.86 (0.68)  0.84 (0.65)  1.07 (0.85)  0.73 (0.59)  0.82 (0.64)
+#   1M    2        0.87 (0.58)  0.88 (0.61)  1.22 (0.92)  0.45 (0.61)  0.54 (0.68)
 #
-# (contains+output as count+output.) Why: both paths run the same engine on
-# the same bytes. The R path also exports the rows through Arrow and
-# converts the ids, and with `output` spools every chunk's result to a file
-# and appends it with dbAppendTable(); the in-database path has neither (no
-# row travels through R for `output`), but makes a few small queries first
-# (2-5 ms each: about even on 100k rows). DuckDB scans a table in parallel
-# by row groups (122,880 rows), so a table of 100k rows is searched on one
-# thread however many are asked for, while the R path splits every chunk
-# among its workers; and a result returned to R on more than one thread
-# (counts, or hits as a list of structs, unnested) comes back no faster
-# than the R path's, which converts while its workers search.
+# (contains+output 0.47-0.94, as count+output.) Why: both paths run the
+# same engine on the same bytes. The R path also exports the rows through
+# Arrow and converts the ids, and with `output` spools every chunk's result
+# to a file and appends it with dbAppendTable(); the in-database path has
+# neither (no row travels through R for `output`), but makes a few small
+# queries first (2-5 ms each: about even on 100k rows). DuckDB scans a
+# table in parallel by row groups (122,880 rows), so a table of 100k rows
+# is searched on one thread however many are asked for, while the R path
+# splits every chunk among its workers; and hits returned to R (a list of
+# structs, unnested) come back no faster than the R path's, which converts
+# while its workers search.
 #
-# Rule (table_sql_faster()): the in-database path for anything written to
-# `output`, with one thread or at least `threads` x 122,880 rows; for counts
-# and flags returned to R on one thread; never for hits returned to R
-# (faster on one thread only from 250k rows, by about a quarter).
+# Rule (table_sql_faster()): the in-database path for counts and flags
+# (returned to R or written to `output`) and for hits written to `output`,
+# with one thread or at least `threads` x 122,880 rows; never for hits
+# returned to R (even on one thread, slower on 2).
 #
 # The switch for tests and benchmarks: options(ducksassy.table_sql = ) or
 # the environment variable DUCKSASSY_TABLE_SQL: FALSE never takes the
@@ -52,12 +50,12 @@
 #' as one query inside the database, on DuckDB's threads, instead of
 #' reading the rows into R. This is done where it was measured faster
 #' (`benchmarks/sql_table.R`): every verb with `output` (the result is
-#' written by `INSERT ... SELECT`, so nothing travels through R), with
-#' `threads = 1` or on a table of at least `threads` x 122,880 rows (DuckDB
-#' scans a table in parallel by row groups of 122,880 rows: a smaller table
-#' is searched on fewer threads than the R path would use); and
-#' `sassy_count_table()` and `sassy_contains_table()` with `threads = 1`;
-#' when
+#' written by `INSERT ... SELECT`, so nothing travels through R) and
+#' `sassy_count_table()` and `sassy_contains_table()` returning their
+#' result, each with `threads = 1` or on a table of at least `threads` x
+#' 122,880 rows (DuckDB scans a table in parallel by row groups of 122,880
+#' rows: a smaller table is searched on fewer threads than the R path would
+#' use); when
 #'
 #' * `table` is a table name or `DBI::Id()` (not a `DBI::SQL()` query),
 #'   the sequence column is `VARCHAR` and the `id` columns (at least one,
@@ -153,17 +151,16 @@ table_sql_option <- function() {
 }
 
 #' Where the in-database path is faster than the R path (the rule in the
-#' header, from benchmarks/sql_table.R): anything written to `output`, on
-#' one thread or on a table large enough that each of DuckDB's threads has a
-#' row group to scan (`rows()` counts a DuckDB table's rows from its
-#' metadata; `NA` for a view); counts and flags returned to R on one thread.
+#' header, from benchmarks/sql_table.R): anything but hits returned to R,
+#' on one thread or on a table large enough that each of DuckDB's threads
+#' has a row group to scan (`rows()` counts a DuckDB table's rows from its
+#' metadata; `NA` for a view).
 #' @noRd
 table_sql_faster <- function(mode, output, threads, rows) {
-  one <- is.null(threads) || threads <= 1L
-  if (is.null(output)) {
-    return(mode != "hits" && one)
+  if (is.null(output) && mode == "hits") {
+    return(FALSE)
   }
-  if (one) {
+  if (is.null(threads) || threads <= 1L) {
     return(TRUE)
   }
   n <- rows()

@@ -6,9 +6,9 @@
 #   3. a query whose rows come back to R (SELECT id, sassy_count(...)), with
 #      preserve_insertion_order on (the default: one thread) and off;
 #   4. the query of 1. on the same rows stored in row groups of 16,384 rows
-#      (a database file attached with ROW_GROUP_SIZE 16384): DuckDB hands
-#      its threads whole row groups, by default of 122,880 rows, so 262,144
-#      rows are 3 tasks for 2 threads; with small groups they are 17.
+#      (a database file attached with ROW_GROUP_SIZE 16384): 17 row groups
+#      instead of DuckDB's default 3 (122,880 rows each), to see whether
+#      the table's layout limits the 2-thread speed-up.
 # Side by side in one process, alternating per repetition; every query's
 # result is checked against R's. CPU seconds (user + system, all threads of
 # this process) and elapsed seconds per repetition.

@@ -344,13 +344,15 @@ test_that("a DuckDB database that cannot load the extension runs the R path, sil
   }
 })
 
-test_that("unset, the rule picks the in-database path for output where DuckDB's threads have rows, and one-thread counts", {
+test_that("unset, the rule picks the in-database path for output and counts where DuckDB's threads have rows", {
   faster <- ducksassy:::table_sql_faster
   rows <- function(n) function() n
   group <- 122880
   expect_true(faster("count", NULL, 1L, rows(NA)))
   expect_true(faster("contains", NULL, 1L, rows(10)))
-  expect_false(faster("count", NULL, 2L, rows(1e9)))
+  expect_true(faster("count", NULL, 2L, rows(2 * group)))
+  expect_false(faster("contains", NULL, 2L, rows(2 * group - 1)))
+  expect_false(faster("count", NULL, 2L, rows(NA)))
   expect_false(faster("hits", NULL, 1L, rows(1e9)))
   expect_true(faster("hits", "out", 1L, rows(10)))
   expect_false(faster("count", "out", 2L, rows(NA)))
