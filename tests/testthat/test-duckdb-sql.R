@@ -7,19 +7,6 @@
 skip_if_not_installed("DBI")
 skip_if_not_installed("duckdb")
 
-sql_con <- function(env = parent.frame()) {
-  drv <- suppressMessages(sassy_duckdb())
-  con <- DBI::dbConnect(drv)
-  withr::defer(
-    {
-      DBI::dbDisconnect(con)
-      duckdb::duckdb_shutdown(drv)
-    },
-    envir = env
-  )
-  con
-}
-
 random_seqs <- function(n, len, letters, na = 0) {
   out <- vapply(seq_len(n), function(i) {
     paste(sample(letters, sample(len, 1L), replace = TRUE), collapse = "")

@@ -9,18 +9,7 @@ skip_if_not_installed("DBI")
 skip_if_not_installed("duckdb")
 skip_if_not_installed("nanoarrow")
 
-sql_table_con <- function(env = parent.frame()) {
-  drv <- suppressMessages(sassy_duckdb())
-  con <- DBI::dbConnect(drv)
-  withr::defer(
-    {
-      DBI::dbDisconnect(con)
-      duckdb::duckdb_shutdown(drv)
-    },
-    envir = env
-  )
-  con
-}
+sql_table_con <- function(env = parent.frame()) sql_con(env)
 
 rand_seqs <- function(n, len, letters) {
   vapply(seq_len(n), function(i) {
