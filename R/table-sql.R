@@ -269,43 +269,17 @@ table_sql_run <- function(con, src, column, id, output, engine, call) {
     id_exprs <- character()
   }
   inner_ids <- paste(c(vapply(cols$id, quote, ""), ""), collapse = ", ")
-  if (mode == "hits") {
-    hit <- c(
-      pattern = "pattern", start = "start", end = "\"end\"",
-      pattern_start = "pattern_start", pattern_end = "pattern_end",
-      cost = "cost", strand = "strand", cigar = "cigar"
-    )
-    hit[] <- paste0(sql_alias, ".", hit)
-    if (!is.null(pattern_names)) {
-      nm <- as.character(pattern_names)
-      lit <- ifelse(is.na(nm) | nm == "", "NULL", vapply(enc2utf8(nm), function(x) {
-        as.character(DBI::dbQuoteString(con, x))
-      }, ""))
-      hit <- append(hit, c(pattern_name = paste0(
-        "CAST(([", paste(lit, collapse = ", "), "]::VARCHAR[])[", sql_alias, ".pattern] AS VARCHAR)"
-      )), after = 1L)
-    }
-    value_exprs <- hit
-    for (nm in names(hit)) {
-      template[[nm]] <- if (nm %in% c("pattern_name", "strand", "cigar")) character() else integer()
-    }
-    from <- paste0(
-      "(SELECT ", inner_ids, "unnest(sassy_hits(", fn_args, ")) AS ", sql_alias, " FROM ",
-      src$quoted, ")"
-    )
+  values <- if (mode == "hits") {
+    table_sql_hit_columns(con, pattern_names, sql_alias)
   } else {
-    value_names <- fastx_pattern_columns(plan$patterns, names(template))
-    type <- if (mode == "count") "INTEGER" else "BOOLEAN"
-    value_exprs <- paste0("CAST(", sql_alias, "[", seq_along(plan$patterns), "] AS ", type, ")")
-    names(value_exprs) <- value_names
-    for (nm in value_names) {
-      template[[nm]] <- if (mode == "count") integer() else logical()
-    }
-    from <- paste0(
-      "(SELECT ", inner_ids, "sassy_", mode, "(", fn_args, ") AS ", sql_alias, " FROM ",
-      src$quoted, ")"
-    )
+    table_sql_value_columns(mode, plan$patterns, names(template), sql_alias)
   }
+  value_exprs <- values$exprs
+  template[names(values$template)] <- values$template
+  from <- paste0(
+    "(SELECT ", inner_ids, values$call(fn_args), " AS ", sql_alias,
+    " FROM ", src$quoted, ")"
+  )
   template <- new_data_frame(template, 0L)
   select <- paste0(
     "SELECT ",
@@ -346,6 +320,52 @@ table_sql_run <- function(con, src, column, id, output, engine, call) {
   names(out) <- names(template)
   table_sql_count_use()
   list(value = new_data_frame(out, n))
+}
+
+#' The hit columns of the in-database search: their SQL expressions over
+#' the unnested struct `alias`, their R types (the R path's template), and
+#' `call`, which makes the SQL call giving that struct from the function's
+#' arguments.
+#' @noRd
+table_sql_hit_columns <- function(con, pattern_names, alias) {
+  hit <- c(
+    pattern = "pattern", start = "start", end = "\"end\"",
+    pattern_start = "pattern_start", pattern_end = "pattern_end",
+    cost = "cost", strand = "strand", cigar = "cigar"
+  )
+  hit[] <- paste0(alias, ".", hit)
+  if (!is.null(pattern_names)) {
+    nm <- as.character(pattern_names)
+    lit <- ifelse(is.na(nm) | nm == "", "NULL", vapply(enc2utf8(nm), function(x) {
+      as.character(DBI::dbQuoteString(con, x))
+    }, ""))
+    hit <- append(hit, c(pattern_name = paste0(
+      "CAST(([", paste(lit, collapse = ", "), "]::VARCHAR[])[", alias, ".pattern] AS VARCHAR)"
+    )), after = 1L)
+  }
+  template <- lapply(names(hit), function(nm) {
+    if (nm %in% c("pattern_name", "strand", "cigar")) character() else integer()
+  })
+  names(template) <- names(hit)
+  list(exprs = hit, template = template, call = function(args) {
+    paste0("unnest(sassy_hits(", args, "))")
+  })
+}
+
+#' The count or presence columns of the in-database search, one per
+#' pattern, named as the R path names them next to the id columns `ids`;
+#' as table_sql_hit_columns().
+#' @noRd
+table_sql_value_columns <- function(mode, patterns, ids, alias) {
+  value_names <- fastx_pattern_columns(patterns, ids)
+  type <- if (mode == "count") "INTEGER" else "BOOLEAN"
+  exprs <- paste0("CAST(", alias, "[", seq_along(patterns), "] AS ", type, ")")
+  names(exprs) <- value_names
+  template <- rep(list(if (mode == "count") integer() else logical()), length(value_names))
+  names(template) <- value_names
+  list(exprs = exprs, template = template, call = function(args) {
+    paste0("sassy_", mode, "(", args, ")")
+  })
 }
 
 #' The arguments of the SQL function after the text: the patterns as a
