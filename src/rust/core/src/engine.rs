@@ -434,7 +434,6 @@ fn run_task(
         lane_recs.clear();
         let r = (|| {
             for (j, rec) in task.records.clone().enumerate() {
-                stop.check()?;
                 let Some(text) = texts[rec] else {
                     if let Sink::Values(v) = &mut sink {
                         v[j * n_pat..(j + 1) * n_pat].fill(NA_INT);
@@ -447,6 +446,9 @@ fn run_task(
                     lane_recs.push(rec as u32);
                     continue;
                 }
+                // before a search here (lane records are searched, and the
+                // flag checked, a chunk at a time)
+                stop.check()?;
                 // a window task checks only its own range; together they cover the record
                 let checked = task.window.map_or(text, |(from, to)| &text[from..to]);
                 if let Some((position, letter)) = first_invalid_letter(plan.alphabet, checked) {

@@ -55,8 +55,8 @@
 //! buffers) for every 4 or 8 records and runs each scan to the longest
 //! record of its lanes (see [`LANE_MAX_LEN`] for the numbers).
 //!
-//! The alphabet check of joined records is one pass over the joined text
-//! (`validate::all_valid`) instead of a call per record; on an error the
+//! The alphabet check of joined records is part of the copy into the joined
+//! text (`validate::copy_valid`) instead of a call per record; on an error the
 //! records are checked one by one for the first bad letter in order.
 //!
 //! Where the joined search is not used, and why (each checked by
@@ -135,8 +135,13 @@ pub(crate) fn search(
         placed: Vec::new(),
     };
     let mut r = Ok(());
-    for chunk in recs.chunks(plan.lane_group.max(1)) {
-        r = search_chunk(plan, enc, lanes, groups.clone(), texts, chunk, first, w, sink, stop, &mut joined);
+    let size = plan.lane_group.max(1);
+    for from in (0..recs.len()).step_by(size) {
+        let to = (from + size).min(recs.len());
+        // the records after the chunk are prefetched while it is joined, so
+        // that they arrive while sassy searches it
+        let next = &recs[to..(to + PREFETCH_AHEAD).min(recs.len())];
+        r = search_chunk(plan, enc, lanes, groups.clone(), texts, (&recs[from..to], next), first, w, sink, stop, &mut joined);
         if r.is_err() {
             break;
         }
@@ -207,7 +212,7 @@ fn search_chunk(
     lanes: &[bool],
     groups: std::ops::Range<usize>,
     texts: &[Option<&[u8]>],
-    chunk: &[u32],
+    (chunk, next): (&[u32], &[u32]),
     first: usize,
     w: &mut Worker,
     sink: &mut Sink,
@@ -216,12 +221,11 @@ fn search_chunk(
 ) -> Result<(), CoreError> {
     let text = |r: u32| texts[r as usize].expect("lane records are present");
     let sep = separator(joined_kind(plan));
-    join(plan, chunk, &text, sep, j);
-    // the alphabet check of the chunk's records, in one pass over the joined
-    // text (a call per 150-letter read cost as much as the join); records
-    // that the one-by-one search also sees were checked there
-    let n_sep = chunk.len() * (plan.k + 1);
-    if !others_checked(lanes, &groups) && !crate::validate::all_valid(plan.alphabet, &j.fwd, sep, n_sep) {
+    // the alphabet check of the chunk's records is part of the join (a call
+    // per 150-letter read cost as much as the join); records that the
+    // one-by-one search also sees were checked there
+    let check = !others_checked(lanes, &groups);
+    if !join(plan, (chunk, next), &text, sep, check, j) {
         return Err(first_invalid(plan, texts, chunk).expect("a letter failed the check"));
     }
     let n_pat = plan.patterns.len();
@@ -358,28 +362,41 @@ fn group_matches(plan: &SearchPlan, enc: &Encoded, gi: usize, w: &mut Worker, j:
 /// Join the chunk's records into `j.fwd`, each followed by `k + 1`
 /// separators (lower-cased for ASCII with `ignore_case`), and `j.rev`, its
 /// reverse when both strands are searched.
-fn join<'t>(plan: &SearchPlan, chunk: &[u32], text: &impl Fn(u32) -> &'t [u8], sep: u8, j: &mut Joined) {
+/// `next`: the records after the chunk, prefetched at its end. With
+/// `check`, whether every letter of the records is in the plan's alphabet
+/// (true without).
+fn join<'t>(plan: &SearchPlan, (chunk, next): (&[u32], &[u32]), text: &impl Fn(u32) -> &'t [u8], sep: u8, check: bool, j: &mut Joined) -> bool {
     j.fwd.clear();
     j.starts.clear();
     let gap = plan.k + 1;
+    j.fwd.reserve(chunk.iter().map(|&r| text(r).len() + gap).sum());
+    let fold = plan.fold_case();
+    let mut valid = true;
     for (n, &r) in chunk.iter().enumerate() {
-        if let Some(&ahead) = chunk.get(n + PREFETCH_AHEAD) {
-            prefetch(text(ahead));
+        let ahead = n + PREFETCH_AHEAD;
+        if let Some(&a) = chunk.get(ahead).or_else(|| next.get(ahead - chunk.len())) {
+            prefetch(text(a));
         }
         j.starts.push(j.fwd.len());
         let t = text(r);
-        if plan.fold_case() {
+        if check {
+            valid &= crate::validate::copy_valid(plan.alphabet, fold, t, &mut j.fwd);
+        } else if fold {
             j.fwd.extend(t.iter().map(u8::to_ascii_lowercase));
         } else {
             j.fwd.extend_from_slice(t);
         }
-        j.fwd.resize(j.fwd.len() + gap, sep);
+        // a few letters: pushes into the reserved space, not a memset call
+        for _ in 0..gap {
+            j.fwd.push(sep);
+        }
     }
     j.rev.clear();
     if plan.rc {
-        j.rev.extend_from_slice(&j.fwd);
-        j.rev.reverse();
+        // one pass (vector shuffles), not a copy and a reversal in place
+        j.rev.extend(j.fwd.iter().rev());
     }
+    valid
 }
 
 /// Records ahead of the one being copied whose letters are fetched into the
@@ -388,14 +405,20 @@ fn join<'t>(plan: &SearchPlan, chunk: &[u32], text: &impl Fn(u32) -> &'t [u8], s
 /// (the copy was half the time of sassy's scan of 150-base reads, by perf).
 const PREFETCH_AHEAD: usize = 8;
 
-/// Ask the CPU to fetch `t`'s cache lines (a hint: it never faults).
+/// Ask the CPU to fetch `t`'s cache lines (a hint: it never faults): every
+/// 64-byte line that holds a letter of `t`, counted from the line of its
+/// first letter, so that the line of the last letter is fetched too.
 #[inline]
 fn prefetch(t: &[u8]) {
     #[cfg(target_arch = "x86_64")]
-    for off in (0..t.len()).step_by(64) {
-        // SAFETY: a prefetch of an address inside a live slice; SSE is part
-        // of x86-64, so every backend has the instruction
-        unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(t.as_ptr().add(off) as *const i8) }
+    {
+        let skew = t.as_ptr() as usize % 64;
+        let line = t.as_ptr().wrapping_sub(skew);
+        for off in (0..skew + t.len()).step_by(64) {
+            // SAFETY: a prefetch only (an address in the cache lines of a live
+            // slice); SSE is part of x86-64, so every backend has it
+            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(line.wrapping_add(off) as *const i8) }
+        }
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = t;

@@ -21,56 +21,91 @@ pub fn first_invalid_letter(alphabet: Alphabet, seq: &[u8]) -> Option<(usize, u8
         .map(|i| (i, seq[i]))
 }
 
-/// Whether every letter of `seq` is in `alphabet`, except at most
-/// `n_extra` letters `extra` (the separators of joined records, lanes.rs,
-/// which may lie outside the alphabet: a record with an `extra` letter of
-/// its own then makes one too many). One branch-free pass over blocks,
-/// which the compiler turns into SIMD compares: for a chunk of joined short
-/// records, where a call per record of [`first_invalid_letter`] cost as
-/// much as the search's own setup.
-pub fn all_valid(alphabet: Alphabet, seq: &[u8], extra: u8, n_extra: usize) -> bool {
-    let (all, extras) = match alphabet {
-        Alphabet::Dna => blocks_valid(seq, extra, |b| {
-            let l = b | 0x20;
-            (l == b'a') | (l == b'c') | (l == b'g') | (l == b't')
-        }),
-        // sassy's own check (vector shuffles) when the separator is an IUPAC
-        // letter, as X is: then nothing is extra
-        Alphabet::Iupac if letter_ok(Alphabet::Iupac, extra) => (Iupac::valid_seq(seq), 0),
-        Alphabet::Iupac => blocks_valid(seq, extra, |b| {
-            // the IUPAC letters as bits of a..z (| 0x20 lower-cases
-            // letters; every other byte lands outside a..z)
-            const SET: u32 = IUPAC_AZ_MASK;
-            let i = (b | 0x20).wrapping_sub(b'a');
-            (i < 26) & ((SET >> (i & 31)) & 1 == 1)
-        }),
-        Alphabet::Ascii => blocks_valid(seq, extra, |b| b < 128),
-    };
-    all && extras <= n_extra
+/// Append `src` to `dst` (lower-cased if `fold`) and tell whether every
+/// letter of `src` is in `alphabet`: the alphabet check of joined records
+/// (lanes.rs) in the pass that copies them, so that each letter is read
+/// once. `dst` must have room for `src` (reserved by the caller, so that
+/// the copy is not a reallocation per record).
+#[inline]
+pub fn copy_valid(alphabet: Alphabet, fold: bool, src: &[u8], dst: &mut Vec<u8>) -> bool {
+    match (alphabet, fold) {
+        (Alphabet::Dna, _) => copy_blocks(src, dst, |b| b, dna_ok),
+        (Alphabet::Iupac, _) => copy_blocks(src, dst, |b| b, iupac_ok),
+        (Alphabet::Ascii, false) => copy_blocks(src, dst, |b| b, |b| b < 128),
+        (Alphabet::Ascii, true) => copy_blocks(src, dst, |b| b.to_ascii_lowercase(), |b| b < 128),
+    }
 }
 
-/// Whether every letter is `ok` or `extra`, and how many are `extra` and
-/// not `ok`; generic so that `ok` is inlined into the vectorised loop.
 #[inline(always)]
-fn blocks_valid(seq: &[u8], extra: u8, ok: impl Fn(u8) -> bool + Copy) -> (bool, usize) {
-    // blocks as long as a u8 count allows, a multiple of the widest vector:
-    // the per-block reductions are what costs, not the compares
-    const BLOCK: usize = 192;
-    let mut extras = 0usize;
-    for c in seq.chunks(BLOCK) {
-        let mut bad = 0u8;
-        let mut n = 0u8;
-        for &b in c {
-            let (good, sep) = (ok(b), b == extra);
-            bad |= !(good | sep) as u8;
-            n += (sep & !good) as u8;
-        }
-        if bad != 0 {
-            return (false, extras);
-        }
-        extras += n as usize;
+fn dna_ok(b: u8) -> bool {
+    let l = b | 0x20;
+    (l == b'a') | (l == b'c') | (l == b'g') | (l == b't')
+}
+
+/// An IUPAC letter: in a..z after `| 0x20` (which lower-cases letters and
+/// sends every other byte outside a..z) and none of the letters of a..z
+/// that are not IUPAC codes. Compares of bytes only: a bit test in a mask
+/// (`IUPAC_AZ_MASK >> i`) needs 32-bit lanes, four times the vector work
+/// of the copy it is folded into.
+#[inline(always)]
+fn iupac_ok(b: u8) -> bool {
+    let l = b | 0x20;
+    let mut ok = l.wrapping_sub(b'a') < 26;
+    for e in NOT_IUPAC {
+        ok &= l != e;
     }
-    (true, extras)
+    ok
+}
+
+/// The letters of a..z that are not IUPAC codes (e, f, i, j, l, o, p, q, z).
+const NOT_IUPAC: [u8; 26 - IUPAC_AZ_MASK.count_ones() as usize] = {
+    let mut t = [0u8; 26 - IUPAC_AZ_MASK.count_ones() as usize];
+    let (mut i, mut n) = (0, 0);
+    while i < 26 {
+        if IUPAC_AZ_MASK >> i & 1 == 0 {
+            t[n] = b'a' + i as u8;
+            n += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// [`copy_valid`] in blocks of 32 letters, which the compiler turns into
+/// vector loads, compares and stores; the last block of a record of at
+/// least 32 letters is the record's last 32 letters (overlapping the one
+/// before), so that a 150-letter read has no letter-by-letter tail.
+#[inline(always)]
+fn copy_blocks(src: &[u8], dst: &mut Vec<u8>, map: impl Fn(u8) -> u8 + Copy, ok: impl Fn(u8) -> bool + Copy) -> bool {
+    const B: usize = 32;
+    let n = src.len();
+    let start = dst.len();
+    dst.reserve(n);
+    let out = &mut dst.spare_capacity_mut()[..n];
+    // a flag per lane of the block, reduced once per record: a reduction
+    // per block cost more than the copy
+    let mut bad = [0u8; B];
+    let mut block = |from: usize, out: &mut [std::mem::MaybeUninit<u8>]| {
+        let (s, o) = (&src[from..from + B], &mut out[from..from + B]);
+        for i in 0..B {
+            o[i].write(map(s[i]));
+            bad[i] |= !ok(s[i]) as u8;
+        }
+    };
+    if n >= B {
+        for from in (0..n - B).step_by(B) {
+            block(from, out);
+        }
+        block(n - B, out);
+    } else {
+        for (i, (o, &b)) in out.iter_mut().zip(src).enumerate() {
+            o.write(map(b));
+            bad[i] |= !ok(b) as u8;
+        }
+    }
+    // SAFETY: the n letters after `start` were all written above
+    unsafe { dst.set_len(start + n) };
+    bad == [0u8; B]
 }
 
 fn letter_ok(alphabet: Alphabet, c: u8) -> bool {
@@ -82,23 +117,37 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_block_check_agrees_with_the_letter_check() {
+    fn the_checked_copy_copies_and_agrees_with_the_letter_check() {
         for a in [Alphabet::Dna, Alphabet::Iupac, Alphabet::Ascii] {
-            for b in 0..=255u8 {
-                for extra in [0u8, b'X'] {
-                    let want = letter_ok(a, b) || b == extra;
-                    // alone, and inside a longer block of valid letters
-                    assert_eq!(all_valid(a, &[b], extra, 1), want, "{a:?} {b} extra {extra}");
-                    let mut long = vec![b'A'; 150];
-                    long[97] = b;
-                    assert_eq!(all_valid(a, &long, extra, 1), want, "{a:?} {b} in a block");
-                    // with every allowed extra used by separators, one more is an error
-                    long[3] = extra;
-                    let extras = (b == extra && !letter_ok(a, b)) as usize + !letter_ok(a, extra) as usize;
-                    let want = (letter_ok(a, b) || b == extra) && extras <= 1;
-                    assert_eq!(all_valid(a, &long, extra, 1), want, "{a:?} {b} with a separator");
+            for fold in [false, true] {
+                for b in 0..=255u8 {
+                    // every length around the block size, the bad letter at
+                    // the start, in an overlapped block and at the end
+                    for n in [1usize, 5, 31, 32, 33, 63, 64, 65, 150] {
+                        for at in [0, n / 2, n - 1] {
+                            let mut src: Vec<u8> = (0..n).map(|i| b"ACGTacgt"[i % 8]).collect();
+                            src[at] = b;
+                            let mut dst = b"xy".to_vec();
+                            let ok = copy_valid(a, fold, &src, &mut dst);
+                            assert_eq!(ok, letter_ok(a, b), "{a:?} fold {fold} byte {b} n {n} at {at}");
+                            let want: Vec<u8> = src.iter().map(|&c| if fold && a == Alphabet::Ascii { c.to_ascii_lowercase() } else { c }).collect();
+                            assert_eq!(&dst[..2], b"xy");
+                            assert_eq!(&dst[2..], &want[..], "{a:?} fold {fold} n {n}");
+                        }
+                    }
                 }
             }
+        }
+        let mut dst = Vec::new();
+        assert!(copy_valid(Alphabet::Dna, false, b"", &mut dst) && dst.is_empty());
+    }
+
+    #[test]
+    fn the_letters_that_are_not_iupac() {
+        assert_eq!(&NOT_IUPAC, b"efijlopqz");
+        for b in 0..=255u8 {
+            assert_eq!(iupac_ok(b), letter_ok(Alphabet::Iupac, b), "byte {b}");
+            assert_eq!(dna_ok(b), letter_ok(Alphabet::Dna, b), "byte {b}");
         }
     }
 

@@ -217,6 +217,24 @@ fn invalid_text_letters_name_the_first_bad_record() {
         let e = ducksassy_core::run(&plan, &t, &ducksassy_core::Control::new(), None).unwrap_err();
         assert_eq!(e, ducksassy_core::CoreError::InvalidLetter { arg: "texts", index: 4321, position: 3, letter: b'N', alphabet: "dna" });
     }
+    // 150-letter reads, checked in the blocks of the joined copy: the bad
+    // letter in the last (overlapping) block and in the first
+    for (alphabet, bad, name) in [(Alphabet::Dna, b'N', "dna"), (Alphabet::Iupac, b'E', "iupac"), (Alphabet::Iupac, b'-', "iupac")] {
+        for position in [0, 140, 149] {
+            let read = |i: usize| {
+                let mut t: Vec<u8> = (0..150).map(|j| b"ACGT"[(i + j) % 4]).collect();
+                if i == 3001 || i == 4000 {
+                    t[position] = bad;
+                }
+                Some(t)
+            };
+            let texts: Vec<Option<Vec<u8>>> = (0..5000).map(read).collect();
+            let t: Vec<Option<&[u8]>> = texts.iter().map(|t| t.as_deref()).collect();
+            let plan = ducksassy_core::SearchPlan::new(&SearchOptions { alphabet, ..Default::default() }, &[&pats[0]]).unwrap();
+            let e = ducksassy_core::run(&plan, &t, &ducksassy_core::Control::new(), None).unwrap_err();
+            assert_eq!(e, ducksassy_core::CoreError::InvalidLetter { arg: "texts", index: 3001, position, letter: bad, alphabet: name });
+        }
+    }
 }
 
 /// Compare two hit tables, reporting the first differing row (not the tables).
