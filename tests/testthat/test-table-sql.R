@@ -9,8 +9,6 @@ skip_if_not_installed("DBI")
 skip_if_not_installed("duckdb")
 skip_if_not_installed("nanoarrow")
 
-sql_table_con <- function(env = parent.frame()) sql_con(env)
-
 rand_seqs <- function(n, len, letters) {
   vapply(seq_len(n), function(i) {
     paste(sample(letters, sample(len, 1L), replace = TRUE), collapse = "")
@@ -50,7 +48,7 @@ verbs <- list(
 )
 
 test_that("the three verbs give the R path's result on random DNA and IUPAC tables", {
-  con <- sql_table_con()
+  con <- sql_con()
   set.seed(151)
   pats <- c("ACGTTGCAAGG", "TTGACCATGCA", "GGGATCCAATC")
   n <- 400L
@@ -98,7 +96,7 @@ test_that("the three verbs give the R path's result on random DNA and IUPAC tabl
 })
 
 test_that("every id type the in-database path takes comes back as on the R path", {
-  con <- sql_table_con()
+  con <- sql_con()
   set.seed(157)
   n <- 200L
   DBI::dbWriteTable(con, "base", data.frame(
@@ -149,7 +147,7 @@ test_that("every id type the in-database path takes comes back as on the R path"
 })
 
 test_that("several row groups on DuckDB's threads keep the R path's row order", {
-  con <- sql_table_con()
+  con <- sql_con()
   set.seed(158)
   # 300,000 rows: three of DuckDB's row groups (122,880 rows), scanned in
   # parallel on 2 threads
@@ -183,7 +181,7 @@ test_that("several row groups on DuckDB's threads keep the R path's row order", 
 })
 
 test_that("ASCII text, a table name that needs quoting and no hits at all", {
-  con <- sql_table_con()
+  con <- sql_con()
   set.seed(152)
   words <- c(rand_seqs(200, 0:60, c(letters, " ", ".", "'")), NA, "the quick brown fox", "")
   DBI::dbWriteTable(con, "my 'odd' table", data.frame(k = seq_along(words), sequence = words))
@@ -204,7 +202,7 @@ test_that("ASCII text, a table name that needs quoting and no hits at all", {
 })
 
 test_that("`output` writes the same table on both paths, new or existing", {
-  con <- sql_table_con()
+  con <- sql_con()
   set.seed(153)
   pats <- c(p1 = "ACGTTGCAAGG", p2 = "TTGACCATGCA")
   tab <- data.frame(id = 1:300, big = as.double(1:300) * 3, sequence = planted_texts(300, pats[[1]]))
@@ -241,7 +239,7 @@ test_that("`output` writes the same table on both paths, new or existing", {
 })
 
 test_that("errors are the R path's: bad letters, the hit limit, bad output tables", {
-  con <- sql_table_con()
+  con <- sql_con()
   DBI::dbWriteTable(con, "reads", data.frame(id = 1:3, sequence = c("ACGTACGT", "ACGZACGT", "ACGT")))
   err <- function(expr) tryCatch(expr, error = function(e) e)
   for (verb in names(verbs)) {
@@ -273,7 +271,7 @@ test_that("errors are the R path's: bad letters, the hit limit, bad output table
 })
 
 test_that("options and sources the SQL functions cannot do exactly run the R path", {
-  con <- sql_table_con()
+  con <- sql_con()
   set.seed(154)
   DBI::dbWriteTable(con, "reads", data.frame(
     id = 1:50, day = as.Date("2024-01-01") + 0:49,
@@ -298,7 +296,7 @@ test_that("options and sources the SQL functions cannot do exactly run the R pat
 })
 
 test_that("without id columns, counts are numbered in scan order as on the R path", {
-  con <- sql_table_con()
+  con <- sql_con()
   set.seed(156)
   DBI::dbWriteTable(con, "only", data.frame(sequence = planted_texts(300, "ACGTTGCAAGG")))
   for (verb in c("count", "contains")) {
@@ -350,7 +348,7 @@ test_that("unset, the rule picks the in-database path for output and counts wher
   expect_true(faster("hits", "out", 4L, rows(4 * group)))
   expect_false(faster("hits", "out", 4L, rows(4 * group - 1)))
 
-  con <- sql_table_con()
+  con <- sql_con()
   DBI::dbWriteTable(con, "reads", data.frame(id = 1:20, sequence = strrep("ACGTTGCAAGG", 2)))
   withr::local_options(ducksassy.table_sql = NULL)
   withr::local_envvar(DUCKSASSY_TABLE_SQL = NA)
@@ -429,7 +427,7 @@ test_that("Ctrl-C stops the in-database search within a second, as the R path's"
 })
 
 test_that("non-ASCII patterns and texts: the same result or error on both paths; latin1 patterns run the R path", {
-  con <- sql_table_con()
+  con <- sql_con()
   DBI::dbWriteTable(con, "words", data.frame(id = 1:3, sequence = c("na\u00efve caf\u00e9", "cafe", NA)))
   outcome <- function(f) tryCatch(f(), error = function(e) list(class(e), conditionMessage(e)))
   for (p in list("caf\u00e9", iconv("caf\u00e9", "UTF-8", "latin1"), "cafe")) {

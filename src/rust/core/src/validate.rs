@@ -1,7 +1,8 @@
 //! Alphabet checks of texts and patterns. sassy silently mis-encodes letters
 //! outside its alphabet (with DNA an `N` reads as `G`), so every sequence is
 //! checked first; the SIMD `valid_seq` of sassy's profiles does the fast pass
-//! and a scalar scan finds the offending letter only when there is one.
+//! (joined short records: [`copy_valid`], in the copy that joins them) and a
+//! scalar scan finds the offending letter only when there is one.
 
 use crate::alphabet::{Alphabet, IUPAC_AZ_MASK};
 use sassy::profiles::{Dna, Iupac, Profile};
@@ -24,8 +25,8 @@ pub fn first_invalid_letter(alphabet: Alphabet, seq: &[u8]) -> Option<(usize, u8
 /// Append `src` to `dst` (lower-cased if `fold`) and tell whether every
 /// letter of `src` is in `alphabet`: the alphabet check of joined records
 /// (lanes.rs) in the pass that copies them, so that each letter is read
-/// once. `dst` must have room for `src` (reserved by the caller, so that
-/// the copy is not a reallocation per record).
+/// once. The join reserves room for a whole chunk first, so that `dst`
+/// does not grow record by record.
 #[inline]
 pub fn copy_valid(alphabet: Alphabet, fold: bool, src: &[u8], dst: &mut Vec<u8>) -> bool {
     match (alphabet, fold) {
