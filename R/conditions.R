@@ -13,6 +13,8 @@
 #   "ducksassy_error", "interrupt", "condition")`, so `try()` and
 #   `tryCatch(error = )` do not catch it and Ctrl-C stops a loop of searches
 #   (see `signal_interrupt()`).
+# - `ducksassy_time_limit`: a time limit of `setTimeLimit()` passed during
+#   a search. An error, as R's own time limit is.
 # - `ducksassy_internal_error`: the native code returned something it should
 #   not have; a bug in ducksassy, please report it.
 
@@ -239,6 +241,9 @@ rust_condition <- function(err, call = rlang::caller_env(),
       class = "ducksassy_limit_error"
     ),
     interrupted = signal_interrupt("The search was interrupted.", call),
+    # R's time limit (setTimeLimit()), met while the search polled: an error
+    # in R, so it stays one (caught as `error`, nothing printed on the way)
+    time_limit = abort_time_limit(f("message"), call),
     file_open = , file_parse = , file_letter = , file_too_many_records = ,
     file_write = abort_file_error(err, f, paths, output, path_arg, call),
     raise(
@@ -543,6 +548,27 @@ rust_result <- function(res, call = rlang::caller_env(), ...) {
 }
 
 `%||%` <- function(x, y) if (is.null(x)) y else x
+
+#' Stop because R's time limit passed during a search
+#'
+#' `setTimeLimit()` makes R raise an error once the limit passes; the
+#' search notices it where it polls for Ctrl-C and stops. It stays an error
+#' (class `ducksassy_time_limit`), so `try()` and `tryCatch(error = )`
+#' catch it, as R's own.
+#' @param message R's message (`reached elapsed time limit`), or `NULL`.
+#' @noRd
+abort_time_limit <- function(message, call) {
+  message <- message %||% "reached a time limit"
+  # duckdb wraps the message of a query's error in its own words
+  m <- regmatches(message, regexpr("reached (session )?(elapsed|CPU) time limit", message))
+  ducksassy_abort(
+    c(
+      cli_escape(capitalise(paste0(if (length(m)) m else message, "."))),
+      i = "The search was stopped by the time limit that `setTimeLimit()` set."
+    ),
+    class = "ducksassy_time_limit", call = call
+  )
+}
 
 #' Stop because the user interrupted a search
 #'

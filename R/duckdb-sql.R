@@ -63,7 +63,10 @@
 #' in parallel anyway).
 #'
 #' @param dbdir Passed to [duckdb::duckdb()]: `":memory:"` or a database file.
-#' @param ... Passed to [duckdb::duckdb()].
+#' @param ... Passed to [duckdb::duckdb()]. Unless `shared_home` is among them,
+#'   `shared_home = FALSE` is passed where duckdb has that argument (2.0 and
+#'   later): the temporary home directory is accepted, and duckdb prints no
+#'   note about it at every call.
 #' @param config A named list of DuckDB settings, passed to
 #'   [duckdb::duckdb()] with `allow_unsigned_extensions = "true"` added;
 #'   `NULL`: none.
@@ -107,8 +110,15 @@ sassy_duckdb <- function(dbdir = ":memory:", ..., config = list()) {
   }
   config <- as.list(config)
   config$allow_unsigned_extensions <- "true"
+  args <- list(dbdir = dbdir, ..., config = config)
+  # duckdb 2.0 prints a note on its temporary home directory at every
+  # driver it creates (the rendered vignette's included): accepting the
+  # temporary directory silences it, unless the caller chose otherwise
+  if ("shared_home" %in% names(formals(duckdb::duckdb)) && !"shared_home" %in% names(args)) {
+    args$shared_home <- FALSE
+  }
   drv <- tryCatch(
-    duckdb::duckdb(dbdir = dbdir, ..., config = config),
+    do.call(duckdb::duckdb, args),
     error = function(e) {
       ducksassy_abort(
         c("duckdb could not open the database.", x = "{conditionMessage(e)}"),

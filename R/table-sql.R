@@ -113,9 +113,16 @@ table_sql_scan <- function(con, table, src, column, id, output, engine, call) {
     # But Ctrl-C, which duckdb turns into an error of the query, ends the
     # call as on the R path, and the hit limit's error (abort_table_limit(),
     # as the R path raises it) needs no second search.
+    # R's own interrupt, when it comes while duckdb returns to R
+    interrupt = function(e) signal_interrupt(call = call),
     error = function(e) {
       if (table_sql_interrupted(e)) {
         signal_interrupt(call = call)
+      }
+      # a time limit, met inside our SQL functions: R has reset it, so the
+      # R path must not run (unlimited) after it
+      if (table_sql_time_limit(e)) {
+        abort_time_limit(conditionMessage(e), call)
       }
       if (inherits(e, "ducksassy_limit_error")) {
         stop(e)
@@ -131,12 +138,19 @@ table_sql_scan <- function(con, table, src, column, id, output, engine, call) {
 table_sql_interrupted <- function(e) {
   while (!is.null(e)) {
     if (inherits(e, "interrupt") ||
-      grepl("INTERRUPT Error|Interrupted!", conditionMessage(e))) {
+      grepl("INTERRUPT Error|Interrupted!|the search was interrupted", conditionMessage(e))) {
       return(TRUE)
     }
     e <- e$parent
   }
   FALSE
+}
+
+#' Whether an error of the query is R's time limit, which our SQL functions
+#' turn into the query's error (`reached elapsed time limit`).
+#' @noRd
+table_sql_time_limit <- function(e) {
+  grepl("reached (session )?(elapsed|CPU) time limit", conditionMessage(e))
 }
 
 #' The switch: `NA` (the rule decides), `TRUE` or `FALSE`.

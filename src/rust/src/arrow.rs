@@ -35,7 +35,7 @@
 //! No R API is called off the main thread: the search thread only reads
 //! byte slices; all R values are made here, on the main thread.
 
-use crate::{error_value, guard, output_to_r, release_memory, ducksassy_check_interrupt};
+use crate::{error_value, guard, output_to_r, release_memory};
 use ducksassy_core::arrow::{string_views, ArrowArray, OwnedArray, StringLayout};
 use ducksassy_core::background::{live_jobs, Job};
 use ducksassy_core::{CoreError, SearchPlan};
@@ -105,7 +105,7 @@ fn ds_table_collect(handle: Robj) -> Robj {
         };
         let plan = running.plan.clone();
         let job = running.job.take().expect("a running job has its search");
-        let mut poll = || unsafe { ducksassy_check_interrupt() != 0 };
+        let mut poll = || crate::interrupt::pending();
         let out = job.wait(&mut poll);
         drop(running);
         // only now: polling may have run R code (and the GC) meanwhile

@@ -108,7 +108,15 @@ fn core_fields(e: &CoreError) -> Fields {
             f.set("message", message.as_str());
             f
         }
-        CoreError::Interrupted => Fields::new("interrupted"),
+        CoreError::Interrupted => match crate::interrupt::take_error() {
+            // R raised an error while we polled: a time limit (interrupt.rs)
+            Some(message) => {
+                let mut f = Fields::new("time_limit");
+                f.set("message", message.as_str());
+                f
+            }
+            None => Fields::new("interrupted"),
+        },
         CoreError::Internal(message) => {
             let mut f = Fields::new("internal");
             f.set("message", message.as_str());

@@ -81,7 +81,7 @@ fn ds_fastx_read(path: Robj, n_max: f64, batch_bytes: f64, batch_records: f64) -
         let path = one_path(&path, "path")?;
         let n_max = if n_max.is_finite() && n_max >= 0.0 { Some(n_max as u64) } else { None };
         let ctl = Control::new();
-        let mut poll = || unsafe { crate::ducksassy_check_interrupt() != 0 };
+        let mut poll = || crate::interrupt::pending();
         let recs = fastx::read(&path, n_max, batch_size(batch_bytes, batch_records, 1), &ctl, &mut poll)?;
         let n = recs.seq.len();
         let too_long = |c: &Column| c.iter().position(|s| s.len() > i32::MAX as usize);
@@ -113,7 +113,7 @@ fn ds_fastx_count(paths: Robj) -> Robj {
     crate::guard(|| fastx_result((|| -> Result<Robj, FastxError> {
         let paths = path_strings(&paths, "paths")?;
         let ctl = Control::new();
-        let mut poll = || unsafe { crate::ducksassy_check_interrupt() != 0 };
+        let mut poll = || crate::interrupt::pending();
         let counts = fastx::count(&paths, &ctl, &mut poll)?;
         Ok(Doubles::from_values(counts.iter().map(|&c| c as f64)).into())
     })()))

@@ -7,6 +7,7 @@ mod cigar;
 mod crispr;
 mod error;
 mod fastx;
+mod interrupt;
 mod plan;
 mod progress;
 
@@ -18,12 +19,6 @@ pub(crate) use error::error_value;
 use extendr_api::prelude::*;
 use extendr_ffi as ffi;
 use std::os::raw::c_int;
-
-extern "C" {
-    /// Defined in entrypoint.c: R_CheckUserInterrupt under R_ToplevelExec,
-    /// so a pending Ctrl-C is reported instead of jumping over Rust frames.
-    fn ducksassy_check_interrupt() -> c_int;
-}
 
 /// Search texts for patterns; see `sassy_search()` in R for the contract.
 /// `plan` is a `ducksassy_plan` list (R/plan.R, read by `plan.rs`).
@@ -73,6 +68,7 @@ fn set_attrs(mut r: Robj, attrs: &Robj) -> Robj {
 /// so R gets a classed condition, the session goes on and the next call
 /// works. (extendr would catch it too, but as an unclassed R error.)
 pub(crate) fn guard(f: impl FnOnce() -> Robj) -> Robj {
+    interrupt::reset();
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
         Ok(r) => r,
         Err(p) => {

@@ -15,8 +15,8 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
 extern "C" {
-    /// Defined in entrypoint.c: `fn(done, total)` under R_ToplevelExec;
-    /// non-zero when it did not complete (an interrupt it consumed).
+    /// Defined in backend.c: `fn(done, total)` under R_ToplevelExec; 0
+    /// when it completed, 1 after an interrupt, 2 after an R error.
     /// (`f` is a SEXP, passed as a plain pointer: R's SEXPREC is opaque.)
     fn ducksassy_progress(f: *mut c_void, done: f64, total: f64) -> c_int;
 }
@@ -41,7 +41,7 @@ impl<'a> Progress<'a> {
     /// consumed by the callback). `counters` reads (done, total) only when
     /// the callback is due; a total of `None` is unknown (R gets `NaN`).
     pub(crate) fn poll(&mut self, counters: impl FnOnce() -> (u64, Option<u64>)) -> bool {
-        if unsafe { crate::ducksassy_check_interrupt() } != 0 {
+        if crate::interrupt::pending() {
             return true;
         }
         let Some(cb) = self.callback else { return false };
@@ -53,7 +53,7 @@ impl<'a> Progress<'a> {
         let total = total.map_or(f64::NAN, |t| t as f64);
         // SAFETY: on R's main thread (the core polls from the calling
         // thread); `cb` is a .Call argument, protected for the whole call.
-        unsafe { ducksassy_progress(cb.get() as *mut c_void, done as f64, total) != 0 }
+        crate::interrupt::stopped(unsafe { ducksassy_progress(cb.get() as *mut c_void, done as f64, total) })
     }
 }
 

@@ -30,6 +30,11 @@ pub struct Control {
     /// Lowest index of a task that failed, so later tasks stop early while
     /// earlier ones finish: the error reported is always the first in order.
     pub(crate) first_failed: AtomicUsize,
+    /// Asked at every check when set: whether the caller wants the search
+    /// stopped. For callers that cannot poll from a waiting thread because
+    /// the search runs on theirs (`plan.inline`: the SQL functions inside
+    /// DuckDB); it must be cheap, as it runs once per sassy call.
+    pub watch: Option<fn() -> bool>,
 }
 
 impl Control {
@@ -59,6 +64,10 @@ impl<'a> Stop<'a> {
     /// it stop too, instead of each adding hits).
     pub fn check(&self) -> Result<(), CoreError> {
         if self.ctl.cancel.load(Relaxed) || self.task_index > self.ctl.first_failed.load(Relaxed) {
+            return Err(CoreError::Interrupted);
+        }
+        if self.ctl.watch.is_some_and(|stop_wanted| stop_wanted()) {
+            self.ctl.cancel.store(true, Relaxed);
             return Err(CoreError::Interrupted);
         }
         match self.max_hits {

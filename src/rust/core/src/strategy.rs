@@ -175,7 +175,12 @@ fn single_in_steps(
     mut emit: impl FnMut(&[Match]) -> Result<(), CoreError>,
 ) -> Result<(), CoreError> {
     let (s, cms) = w.searcher_and_matrices(kind, plan.overhang);
-    s.configure(false, plan.max_n_frac);
+    // sassy's N filter before the trace counts the N of the m - k letters
+    // before each end: a bound only when the whole pattern lies in the text,
+    // so with overhang it drops hits without an N (issue 24). The exact rule
+    // on the traced region (stepwise::traced_n_frac_ok) is applied anyway.
+    let prefilter = if plan.overhang.is_some() { None } else { plan.max_n_frac };
+    s.configure(false, prefilter);
     stop.check()?;
     s.search_in_steps(cms, pattern, text, plan.k, plan.all_endpoints, plan.overhang, plan.max_n_frac, keep_end, |ms| {
         emit(ms)?;

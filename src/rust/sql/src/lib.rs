@@ -521,9 +521,34 @@ fn wording(e: &CoreError) -> String {
             *bytes as f64 / 1e9
         ),
         CoreError::Resource(m) => m.clone(),
-        CoreError::Interrupted => "the search was interrupted".to_string(),
+        CoreError::Interrupted => STOP_HOOK
+            .get()
+            .and_then(|h| (h.reason)())
+            .unwrap_or_else(|| "the search was interrupted".to_string()),
         CoreError::Internal(m) => format!("internal error in ducksassy: {m}"),
     }
+}
+
+/// How a search inside DuckDB learns that it must stop: the engine runs on
+/// DuckDB's thread (no waiting thread polls R), and DuckDB's own interrupt
+/// only acts between chunks, which on long rows (chromosomes) can be
+/// minutes apart. The binding, which knows R, sets this once
+/// ([`set_stop_hook`]); without it (cargo test) nothing stops a search.
+#[derive(Clone, Copy)]
+pub struct StopHook {
+    /// Whether to stop now; cheap, called once per sassy call from any of
+    /// DuckDB's threads.
+    pub wanted: fn() -> bool,
+    /// Why the search stopped, when not an interrupt (R's time limit): the
+    /// query's error message. Asked on the thread that stopped.
+    pub reason: fn() -> Option<String>,
+}
+
+static STOP_HOOK: std::sync::OnceLock<StopHook> = std::sync::OnceLock::new();
+
+/// Install the stop check of every later SQL search (the first call wins).
+pub fn set_stop_hook(hook: StopHook) {
+    let _ = STOP_HOOK.set(hook);
 }
 
 /// Search `rows` into `b`.
@@ -559,7 +584,8 @@ unsafe fn run_chunk(fun: i32, rows: &[Row], b: &mut Bufs) -> Result<(), String> 
 /// One engine call for a run of rows with the same plan; appends their
 /// results (and row ends) to `b`.
 fn search_run(fun: i32, plan: &SearchPlan, texts: &[Option<&[u8]>], b: &mut Bufs) -> Result<(), CoreError> {
-    let ctl = Control::new();
+    let mut ctl = Control::new();
+    ctl.watch = STOP_HOOK.get().map(|h| h.wanted);
     let n = texts.len();
     let n_pat = plan.patterns.len();
     if plan.mode != Mode::Hits {
