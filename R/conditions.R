@@ -549,6 +549,9 @@ rust_result <- function(res, call = rlang::caller_env(), ...) {
 
 `%||%` <- function(x, y) if (is.null(x)) y else x
 
+# R's words for its time limits (R_ProcessEvents()).
+time_limit_words <- "reached (session )?(elapsed|CPU) time limit"
+
 #' Stop because R's time limit passed during a search
 #'
 #' `setTimeLimit()` makes R raise an error once the limit passes; the
@@ -560,7 +563,7 @@ rust_result <- function(res, call = rlang::caller_env(), ...) {
 abort_time_limit <- function(message, call) {
   message <- message %||% "reached a time limit"
   # duckdb wraps the message of a query's error in its own words
-  m <- regmatches(message, regexpr("reached (session )?(elapsed|CPU) time limit", message))
+  m <- regmatches(message, regexpr(time_limit_words, message))
   ducksassy_abort(
     c(
       cli_escape(capitalise(paste0(if (length(m)) m else message, "."))),

@@ -150,7 +150,7 @@ table_sql_interrupted <- function(e) {
 #' turn into the query's error (`reached elapsed time limit`).
 #' @noRd
 table_sql_time_limit <- function(e) {
-  grepl("reached (session )?(elapsed|CPU) time limit", conditionMessage(e))
+  grepl(time_limit_words, conditionMessage(e))
 }
 
 #' The switch: `NA` (the rule decides), `TRUE` or `FALSE`.

@@ -52,16 +52,15 @@ int ducksassy_backend_abi(void) { return DUCKSASSY_BACKEND_ABI; }
 extern const void *ducksassy_sql_api(void);
 const void *ducksassy_backend_sql_api(void) { return ducksassy_sql_api(); }
 
-/* For the Rust side (src/rust/src/interrupt.rs): 0 when nothing is pending,
- * 1 if the user pressed Ctrl-C (or another R interrupt is pending), 2 if R
- * raised an error instead: a time limit (setTimeLimit()) is checked by
- * R_CheckUserInterrupt() and is an error in R, which must stay one. Its
- * message is kept for ducksassy_stop_message(). Never longjmps:
- * R_CheckUserInterrupt() runs inside R_tryCatchError() (so the error is
- * caught as a condition, not printed by R's default handler) inside
- * R_ToplevelExec() (so an interrupt is caught too); safe to call from Rust
- * (main thread only). It lives here, not in the dispatcher, because the
- * backend is loaded RTLD_LOCAL and cannot see the dispatcher's symbols. */
+/* Calls into R from Rust frames (src/rust/src/interrupt.rs, progress.rs),
+ * on R's main thread only. Each runs its body under R_tryCatchError() (an R
+ * error is caught as a condition, not printed by R's default handler: a
+ * time limit of setTimeLimit() is such an error, and must stay one) inside
+ * R_ToplevelExec() (an interrupt is caught too), so nothing longjmps over
+ * Rust frames. Each returns 0 when the body completed, 1 after an
+ * interrupt, 2 after an R error, whose message is kept for
+ * ducksassy_stop_message(). They live here, not in the dispatcher, because
+ * the backend is loaded RTLD_LOCAL and cannot see the dispatcher's symbols. */
 static char stop_message[512];
 static int caught_error;
 
@@ -79,51 +78,46 @@ static SEXP keep_error(SEXP cond, void *d) {
   return R_NilValue;
 }
 
-static SEXP chk_body(void *d) {
+struct guarded {
+  SEXP (*body)(void *);
+  void *data;
+};
+static void guarded_call(void *d) {
+  struct guarded *g = (struct guarded *)d;
+  R_tryCatchError(g->body, g->data, keep_error, NULL);
+}
+static int run_guarded(SEXP (*body)(void *), void *data) {
+  struct guarded g = {body, data};
+  caught_error = 0;
+  if (!R_ToplevelExec(guarded_call, &g)) return 1;
+  return caught_error ? 2 : 0;
+}
+
+/* A pending Ctrl-C (1) or a time limit that passed (2). */
+static SEXP interrupt_body(void *d) {
   (void)d;
   R_CheckUserInterrupt();
   return R_NilValue;
 }
+int ducksassy_check_interrupt(void) { return run_guarded(interrupt_body, NULL); }
 
-static void chk(void *d) {
-  (void)d;
-  R_tryCatchError(chk_body, NULL, keep_error, NULL);
-}
-
-int ducksassy_check_interrupt(void) {
-  caught_error = 0;
-  if (!R_ToplevelExec(chk, NULL)) return 1;
-  return caught_error ? 2 : 0;
-}
-
-/* For the SQL functions on R's main thread (interrupt.rs): R's time limits
- * alone (R_ProcessEvents() checks them, and raises the error; R resets the
- * limit first). A Ctrl-C is left pending for R to raise when DuckDB's
- * query returns. 0 nothing, 2 an R error (message kept as above), 1 an
- * interrupt that came through anyway. */
+/* R's time limits alone (2), for the SQL functions on R's main thread:
+ * R_ProcessEvents() checks them (R resets the limit before its error) and
+ * leaves a Ctrl-C pending, for R to raise when DuckDB's query returns. */
 static SEXP events_body(void *d) {
   (void)d;
   R_ProcessEvents();
   return R_NilValue;
 }
-static void time_limit_chk(void *d) { R_tryCatchError(events_body, d, keep_error, NULL); }
-int ducksassy_check_time_limit(void) {
-  caught_error = 0;
-  if (!R_ToplevelExec(time_limit_chk, NULL)) return 1;
-  return caught_error ? 2 : 0;
-}
+int ducksassy_check_time_limit(void) { return run_guarded(events_body, NULL); }
 
-/* The message of the error ducksassy_check_interrupt() or
- * ducksassy_progress() last reported with 2 (UTF-8). */
+/* The message of the R error last reported with 2 (UTF-8). */
 const char *ducksassy_stop_message(void) { return stop_message; }
 
 /* Progress: call the R function `fn(done, total)` (R/progress.R) from Rust's
- * poll loop on R's main thread, under R_ToplevelExec() like the interrupt
- * check, so neither an R error nor an interrupt inside it can longjmp over
- * Rust frames. Returns 0 when the call completed, 1 after an interrupt, 2
- * after an R error (a time limit, or an error of the callback itself; its
- * message kept as above): the caller then cancels the search, as the
- * interrupt or error it consumed would otherwise be lost. */
+ * poll loop. After a 1 or 2 (an interrupt, a time limit, or an error of the
+ * callback itself) the caller cancels the search, as the interrupt or error
+ * it consumed would otherwise be lost. */
 struct progress_args {
   SEXP fn;
   double done, total;
@@ -137,10 +131,7 @@ static SEXP progress_body(void *d) {
   UNPROTECT(3);
   return R_NilValue;
 }
-static void progress_call(void *d) { R_tryCatchError(progress_body, d, keep_error, NULL); }
 int ducksassy_progress(SEXP fn, double done, double total) {
   struct progress_args a = {fn, done, total};
-  caught_error = 0;
-  if (!R_ToplevelExec(progress_call, &a)) return 1;
-  return caught_error ? 2 : 0;
+  return run_guarded(progress_body, &a);
 }

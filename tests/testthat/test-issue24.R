@@ -73,9 +73,9 @@ test_that("#24: max_n_frac with overhang drops hits that contain no N", {
   expect_identical(as.integer(DBI::dbGetQuery(con, q)$n), 1L)
 })
 
-# Run `expr` (a function of no arguments, in a fresh R session) under a time
-# limit of `limit` seconds; returns what was caught, the seconds it took and
-# what the session printed.
+# Run `f(args)` in a fresh R session (`args$setup()`, when given, makes the
+# arguments there) under a time limit of `limit` seconds; returns what was
+# caught, the seconds it took and what the session printed.
 under_time_limit <- function(f, args = list(), limit = 0.5) {
   out <- tempfile()
   on.exit(unlink(out))

@@ -76,7 +76,9 @@ thread_local! {
 
 /// Whether a search inside DuckDB must stop: a pending Ctrl-C (seen from
 /// any thread; left pending, so R raises it when the query returns) or, on
-/// R's main thread, a time limit that passed.
+/// R's main thread, a time limit that passed. (duckdb's R package puts its
+/// own SIGINT handler in R's place while a query runs, so R's flag stays
+/// unset under it: a Ctrl-C there still waits for DuckDB, between chunks.)
 fn sql_stop_wanted() -> bool {
     // SAFETY: a plain int that R's signal handler sets; a racy read is at
     // worst one check late
@@ -99,14 +101,9 @@ fn sql_stop_wanted() -> bool {
     due && stopped(unsafe { ducksassy_check_time_limit() })
 }
 
-/// The query's error message after a time limit stopped it (main thread).
-fn sql_stop_reason() -> Option<String> {
-    take_error()
-}
-
 /// Called once by backend.c when the backend is registered (R's main
 /// thread): the SQL functions get their stop check.
 #[no_mangle]
 pub extern "C" fn ducksassy_binding_init() {
-    ducksassy_sql::set_stop_hook(ducksassy_sql::StopHook { wanted: sql_stop_wanted, reason: sql_stop_reason });
+    ducksassy_sql::set_stop_hook(ducksassy_sql::StopHook { wanted: sql_stop_wanted, reason: take_error });
 }

@@ -3,7 +3,7 @@
 //! search (`engine::POLL_INTERVAL`); the poll checks for Ctrl-C and, at most
 //! every [`PROGRESS_INTERVAL`], calls the R callback `fn(done, total)` made
 //! by `progress_callback()` (R/progress.R), which updates a cli progress
-//! bar. The call runs under `R_ToplevelExec()` (entrypoint.c), so an R error
+//! bar. The call runs under `R_ToplevelExec()` (backend.c), so an R error
 //! or an interrupt inside it cannot longjmp over Rust frames. Without a
 //! callback (`NULL`: progress off, non-interactive) the poll is the interrupt
 //! check alone, as before.
