@@ -63,6 +63,11 @@ extern "C" {
     fn ducksassy_on_main_thread() -> c_int;
     /// Defined in backend.c: R's time limits alone, as an error (2).
     fn ducksassy_check_time_limit() -> c_int;
+    /// Defined in backend.c: puts a counting SIGINT handler in front of
+    /// duckdb's while a query runs; returns the count so far.
+    fn ducksassy_sigint_watch() -> std::ffi::c_uint;
+    /// Defined in backend.c: SIGINTs counted so far.
+    fn ducksassy_sigint_count() -> std::ffi::c_uint;
 }
 
 /// How often the main thread asks R about its time limits from inside a
@@ -71,15 +76,38 @@ extern "C" {
 const TIME_LIMIT_INTERVAL: std::time::Duration = std::time::Duration::from_millis(100);
 
 thread_local! {
+    /// SIGINTs counted when this thread's chunk began ([`sql_chunk_begins`]).
+    static SIGINT_BASELINE: std::cell::Cell<Option<std::ffi::c_uint>> = const { std::cell::Cell::new(None) };
     static LAST_TIME_CHECK: std::cell::Cell<Option<std::time::Instant>> = const { std::cell::Cell::new(None) };
 }
 
-/// Whether a search inside DuckDB must stop: a pending Ctrl-C (seen from
-/// any thread; left pending, so R raises it when the query returns) or, on
-/// R's main thread, a time limit that passed. (duckdb's R package puts its
-/// own SIGINT handler in R's place while a query runs, so R's flag stays
-/// unset under it: a Ctrl-C there still waits for DuckDB, between chunks.)
+/// A chunk of rows begins on this thread: make sure a Ctrl-C during it is
+/// counted (duckdb's R package swaps R's SIGINT handler for its own while a
+/// query runs, which leaves R's flag unset; backend.c chains a counting one
+/// in front) and take the count to compare with.
+fn sql_chunk_begins() {
+    // SAFETY: sigaction under a mutex and an atomic load (backend.c)
+    let seen = unsafe { ducksassy_sigint_watch() };
+    SIGINT_BASELINE.with(|b| b.set(Some(seen)));
+}
+
+/// Whether a Ctrl-C came since this thread's chunk began.
+fn sigint_since_chunk_began() -> bool {
+    SIGINT_BASELINE.with(|b| b.get()).is_some_and(|base| {
+        // SAFETY: an atomic load (backend.c)
+        let now = unsafe { ducksassy_sigint_count() };
+        now != base
+    })
+}
+
+/// Whether a search inside DuckDB must stop: a Ctrl-C during the chunk
+/// (counted by backend.c's handler, or R's pending flag when R's handler is
+/// in place; either way left for duckdb or R to raise when the query
+/// returns) or, on R's main thread, a time limit that passed.
 fn sql_stop_wanted() -> bool {
+    if sigint_since_chunk_began() {
+        return true;
+    }
     // SAFETY: a plain int that R's signal handler sets; a racy read is at
     // worst one check late
     if unsafe { std::ptr::read_volatile(&raw const R_interrupts_pending) } != 0 {
@@ -105,5 +133,9 @@ fn sql_stop_wanted() -> bool {
 /// thread): the SQL functions get their stop check.
 #[no_mangle]
 pub extern "C" fn ducksassy_binding_init() {
-    ducksassy_sql::set_stop_hook(ducksassy_sql::StopHook { wanted: sql_stop_wanted, reason: take_error });
+    ducksassy_sql::set_stop_hook(ducksassy_sql::StopHook {
+        begin: sql_chunk_begins,
+        wanted: sql_stop_wanted,
+        reason: take_error,
+    });
 }

@@ -536,6 +536,8 @@ fn wording(e: &CoreError) -> String {
 /// ([`set_stop_hook`]); without it (cargo test) nothing stops a search.
 #[derive(Clone, Copy)]
 pub struct StopHook {
+    /// A chunk of rows begins on this thread (the baseline of `wanted`).
+    pub begin: fn(),
     /// Whether to stop now; cheap, called once per sassy call from any of
     /// DuckDB's threads.
     pub wanted: fn() -> bool,
@@ -553,6 +555,9 @@ pub fn set_stop_hook(hook: StopHook) {
 
 /// Search `rows` into `b`.
 unsafe fn run_chunk(fun: i32, rows: &[Row], b: &mut Bufs) -> Result<(), String> {
+    if let Some(h) = STOP_HOOK.get() {
+        (h.begin)();
+    }
     b.clear();
     b.off.push(0);
     let mut i = 0;
