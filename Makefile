@@ -39,8 +39,11 @@ document:
 	$(RSCRIPT) -e 'roxygen2::roxygenise(load_code = roxygen2::load_source)'
 
 # In-place install; keeps src/rust/target so rebuilds are incremental.
+# Then renders the vignette (when its source changed) and installs it
+# (R CMD INSTALL of a directory installs no vignette of its own).
 install: setup document
 	DUCKSASSY_KEEP_BUILD=true CARGO_BUILD_JOBS=$(NPROC) $(R) CMD INSTALL --no-multiarch .
+	$(RSCRIPT) tools/install-vignette.R
 
 demo: install
 	$(RSCRIPT) inst/scripts/demo.R

@@ -143,3 +143,9 @@ if (!found) {
 if (!same) {
   stop("the table search and the vector search gave different hits")
 }
+# #24: the vignette the README sends users to is installed (make install)
+if ("ducksassy" %in% utils::vignette(package = "ducksassy")$results[, "Item"]) {
+  cat("\nNext: vignette(\"ducksassy\") walks through every verb on real data.\n")
+} else if (file.exists("tools/install-vignette.R")) {
+  stop("the vignette is not installed: run `make install` (tools/install-vignette.R)")
+}
