@@ -144,3 +144,10 @@ test_that("#23: sparse counts of 100,000 texts x 1,000 patterns take memory per 
     sassy_count(texts[with_hit], pats, k = 0, rc = FALSE)
   )
 })
+
+test_that("#23: sparse counts are named by the dense result's too-large error", {
+  texts <- rep("ACGTACGT", 1e6)
+  patterns <- rep("ACGT", 1e6)
+  e <- expect_error(sassy_count(texts, patterns), class = "ducksassy_limit_error")
+  expect_match(conditionMessage(e), "sparse = TRUE", fixed = TRUE)
+})
