@@ -54,8 +54,9 @@ hit_formals <- function() {
 #' @param hits Whether the verb returns hits (it then takes hit_formals()).
 #' @param crispr A CRISPR verb: `guides` and a `k` without default in place
 #'   of `patterns` and `k = 0L`, and crispr_option_formals().
+#' @param sparse Add `sparse = FALSE` last (sassy_count()).
 #' @noRd
-verb_formals <- function(source, hits, crispr = FALSE) {
+verb_formals <- function(source, hits, crispr = FALSE, sparse = FALSE) {
   table <- source == "table"
   tail <- switch(source,
     vector = NULL,
@@ -76,7 +77,9 @@ verb_formals <- function(source, hits, crispr = FALSE) {
     if (crispr) crispr_option_formals() else search_option_formals(),
     if (hits) hit_formals(),
     alist(threads = sassy_threads()),
-    if (table && !crispr) c(indels, tail) else c(tail, indels)
+    if (table && !crispr) c(indels, tail) else c(tail, indels),
+    # sassy_count()'s `sparse`, added after `indels`
+    if (sparse) alist(sparse = FALSE)
   )
 }
 
@@ -158,7 +161,9 @@ search_verb <- function(mode, source) {
   files_or_table <- source != "vector"
   new_verb(
     verb_name(mode, source),
-    verb_formals(source, hits = mode == "hits"),
+    verb_formals(source, hits = mode == "hits",
+      sparse = mode == "count" && source == "vector"
+    ),
     paste0("search_", source),
     lead = list(mode),
     options_as_list = files_or_table,

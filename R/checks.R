@@ -344,6 +344,10 @@ check_result_size <- function(n_texts, n_patterns, call = rlang::caller_env()) {
         ),
         i = "Count fewer texts or patterns per call and combine the parts.",
         i = paste0(
+          "With few hits, `sassy_count(texts, patterns, sparse = TRUE)` ",
+          "holds only the cells with hits (a Matrix::dgCMatrix)."
+        ),
+        i = paste0(
           "Or stream the counts into a database table: ",
           "`sassy_count_table(con, table, patterns, output = \"counts\")`."
         )

@@ -12,7 +12,8 @@
 #
 # Patterns sweep (issue 17): `--sweep_records` random 150-base reads (1%
 # carrying one of the patterns), 1, 8, 64, 128 and 1,000 random 20-mers,
-# k = 2, both strands, one thread: search, count and contains in turn.
+# k = 2, both strands, one thread: search, count, sparse count
+# (`sparse = TRUE`, issue 23) and contains in turn.
 #
 #   Rscript benchmarks/result_paths.R [--dna_records=262144]
 #     [--ascii_records=16384] [--threads=1,2] [--reps=3]
@@ -84,6 +85,8 @@ sweep_reads <- make_reads(args$sweep_records, 150L, pattern = all_patterns[1], p
 sweep_paths <- list(
   search = function(p) sassy_search(sweep_reads, p, k = 2L, threads = 1L),
   count = function(p) sassy_count(sweep_reads, p, k = 2L, threads = 1L),
+  # issue 23: a Matrix::dgCMatrix, tabulated from the hits
+  count_sparse = function(p) sassy_count(sweep_reads, p, k = 2L, threads = 1L, sparse = TRUE),
   contains = function(p) sassy_contains(sweep_reads, p, k = 2L, threads = 1L)
 )
 sweep_rows <- list()
@@ -91,7 +94,11 @@ for (np in args$sweep_patterns) {
   p <- all_patterns[seq_len(np)]
   h <- sweep_paths$search(p) # warm-up and the agreement check
   n <- sweep_paths$count(p)
-  stopifnot(sum(n) == nrow(h), identical(as.logical(sweep_paths$contains(p)), as.vector(n > 0L)))
+  ns <- sweep_paths$count_sparse(p)
+  stopifnot(
+    sum(n) == nrow(h), identical(as.logical(sweep_paths$contains(p)), as.vector(n > 0L)),
+    inherits(ns, "dgCMatrix"), identical(as.vector(as.matrix(ns)), as.double(n))
+  )
   for (rep in seq_len(args$reps)) {
     for (pn in names(sweep_paths)) {
       r <- timed(function() sweep_paths[[pn]](p))
@@ -99,7 +106,7 @@ for (np in args$sweep_patterns) {
         patterns = np, records = length(sweep_reads), path = pn, rep = rep,
         seconds = r$elapsed, cpu_seconds = r$cpu, hits = nrow(h), load1 = load_average()[1]
       )
-      message(sprintf("patterns=%-5d %-9s rep=%d %.3f s (CPU %.3f)", np, pn, rep, r$elapsed, r$cpu))
+      message(sprintf("patterns=%-5d %-12s rep=%d %.3f s (CPU %.3f)", np, pn, rep, r$elapsed, r$cpu))
     }
   }
 }

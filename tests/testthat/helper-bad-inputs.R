@@ -168,7 +168,7 @@ bad_input_matrix <- list(
   sassy_count = list(
     args = c(
       list(texts = quote(c(r1 = "AAAATTGAAA", r2 = "CCCATCGCCC")), patterns = quote("ATCG")),
-      search_args()
+      search_args(sparse = quote(FALSE))
     ),
     ok = c(search_ok, list(
       texts = c("na_character", "string", "wrong_length", "empty", "empty_string", "long_string", "matrix"),
