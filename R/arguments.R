@@ -79,7 +79,9 @@ verb_formals <- function(source, hits, crispr = FALSE, sparse = FALSE) {
     alist(threads = sassy_threads()),
     if (table && !crispr) c(indels, tail) else c(tail, indels),
     # sassy_count()'s `sparse`, added after `indels`
-    if (sparse) alist(sparse = FALSE)
+    if (sparse) alist(sparse = FALSE),
+    # the best hit per site (sassy_crispr() only, added last)
+    if (crispr && source == "vector") alist(best = FALSE)
   )
 }
 
@@ -141,6 +143,10 @@ new_verb <- function(name, formals, impl, lead = list(),
     if (!is.null(removed_what)) {
       check_dots("check_removed_what", .family = removed_what)
     },
+    as.call(list(
+      as.name("check_full_arg_names"), quote(sys.call()), quote(parent.frame()),
+      .fn = name, .call = quote(call)
+    )),
     check_dots("check_no_extra_args", .fn = name),
     work
   )

@@ -70,7 +70,7 @@ describe_type <- function(x) {
   } else if (is.list(x)) {
     "a list"
   } else if (is.atomic(x)) {
-    paste0("a ", typeof(x), " vector")
+    paste0(a_type(x), " vector")
   } else {
     paste0("an object of type ", typeof(x))
   }

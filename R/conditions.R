@@ -62,6 +62,13 @@ cli_escape <- function(x) {
   gsub("}", "}}", x, fixed = TRUE)
 }
 
+#' "a logical", "an integer": the type of `x` with its article
+#' @noRd
+a_type <- function(x) {
+  type <- typeof(x)
+  paste0(if (substr(type, 1L, 1L) %in% c("a", "e", "i", "o", "u")) "an " else "a ", type)
+}
+
 #' Format a value for an error message
 #'
 #' Strings are quoted and shortened to `width` characters, numbers printed
@@ -78,7 +85,7 @@ format_value <- function(x, width = 40L) {
   } else if (!is.atomic(x)) {
     paste0("an object of type ", typeof(x))
   } else if (length(x) != 1L) {
-    paste0("a ", typeof(x), " vector of length ", length(x))
+    paste0(a_type(x), " vector of length ", length(x))
   } else if (is.na(x)) {
     if (is.character(x)) "NA" else paste0("NA (", typeof(x), ")")
   } else if (is.character(x)) {

@@ -121,6 +121,14 @@
 #' @param threads Number of worker threads; see [sassy_threads()].
 #' @param indels `TRUE` (default): `k` counts substitutions, insertions and
 #'   deletions. `FALSE`: mismatches only (see *What counts as a hit*).
+#' @param best `sassy_crispr()` only. `FALSE` (default) reports every hit;
+#'   `TRUE` keeps the best hit of each site. Every end position with at
+#'   most `k` edits is a hit, so one site can give neighbouring hits (a
+#'   site followed by `AGGG` ends after `AGG` and after `GGG`). A site is a
+#'   run of hits of one text, one guide and one strand whose starts, in
+#'   increasing order, are at most 10 apart one to the next; of each the
+#'   hit with the lowest `cost` is kept (the leftmost on a tie). The rows
+#'   kept are a subset of those of `best = FALSE`, in the same order.
 #' @param ... Not used: an unknown argument is an error naming it and the
 #'   argument meant, as for [sassy_search()].
 #'
@@ -181,7 +189,7 @@ sassy_crispr <- crispr_verb("vector")
 #' @noRd
 crispr_vector <- function(texts, guides, k, pam_length, allow_pam_edits,
                           max_n_frac, rc, cigar, cigar_style, region, threads,
-                          indels, call) {
+                          indels, best, call) {
   plan <- new_crispr_plan(
     guides, k, pam_length, allow_pam_edits, max_n_frac, rc, cigar, threads,
     indels = indels, call = call, check = FALSE
@@ -192,6 +200,7 @@ crispr_vector <- function(texts, guides, k, pam_length, allow_pam_edits,
   )
   cigar_style <- check_cigar_style(cigar_style, call = call)
   region <- check_flag(region, "region", call = call)
+  best <- check_flag(best, "best", call = call)
   cols <- if (is_xstringset(plan$texts)) {
     run_xstringset(plan, "hits", length(plan$guides), function(p, offset, progress) {
       run_crispr(p, record_offset = offset, call = call, progress = progress)
@@ -205,7 +214,41 @@ crispr_vector <- function(texts, guides, k, pam_length, allow_pam_edits,
   hits <- finish_hits(hits, nchar(plan$guides, type = "bytes"), cigar_style,
     texts = if (region) plan$texts, call = call
   )
-  new_crispr_hits(with_text_lengths(hits, plan$texts))
+  hits <- with_text_lengths(hits, plan$texts)
+  if (best) {
+    hits <- best_per_site(hits)
+  }
+  new_crispr_hits(hits)
+}
+
+#' The best hit of each site (`sassy_crispr(best = TRUE)`)
+#'
+#' A site is a run of hits of one text, one guide and one strand whose
+#' starts, in increasing order, are at most `gap` apart one to the next;
+#' of each, the hit with the lowest cost is kept, the leftmost (then the
+#' shortest) on a tie. The rows kept are in the order of `hits`.
+#' @param hits Hits (columns `record`, `pattern`, `strand`, `start`, `cost`),
+#'   ordered by record, pattern, start, end, strand.
+#' @noRd
+best_per_site <- function(hits, gap = 10L) {
+  n <- nrow(hits)
+  if (n < 2L) {
+    return(hits)
+  }
+  o <- order(hits$record, hits$pattern, hits$strand, hits$start)
+  rec <- hits$record[o]
+  pat <- hits$pattern[o]
+  str <- hits$strand[o]
+  st <- hits$start[o]
+  new_site <- c(TRUE, rec[-1L] != rec[-n] | pat[-1L] != pat[-n] |
+    str[-1L] != str[-n] | diff(st) > gap)
+  site <- cumsum(new_site)
+  by_cost <- order(site, hits$cost[o])
+  keep <- sort(o[by_cost][!duplicated(site[by_cost])])
+  out <- hits[keep, , drop = FALSE]
+  row.names(out) <- NULL
+  attr(out, "seqlengths") <- attr(hits, "seqlengths", exact = TRUE)
+  out
 }
 
 #' @rdname sassy_crispr

@@ -5,7 +5,10 @@
 # Biostrings' matchPattern(), `thread = 2`, `reverse_complement = TRUE`) is a
 # classed error that names it and, where there is one, the argument meant,
 # instead of R's plain "unused argument" (as rlang's dots checks do). A name
-# that partially matches a formal is matched by R before it gets here.
+# that partially matches a formal would be matched by R before it gets
+# here (`indel = FALSE` taken for `indels = FALSE`), so the verbs also check
+# the names of their call: options match by full name only
+# (check_full_arg_names()).
 
 # Arguments of other tools (Biostrings, vmatchPattern(), agrep(), common
 # spellings) and the argument of ours that means the same; a suggestion is
@@ -47,6 +50,58 @@ check_no_extra_args <- function(..., .fn, .call = rlang::caller_env()) {
   nms[is.na(nms)] <- ""
   known <- names(formals(get(.fn, envir = topenv(), mode = "function")))
   abort_extra_args(nms, setdiff(known, "..."), .fn, .call)
+}
+
+#' Stop when an argument of the call is named by a prefix of a formal
+#'
+#' R matches `indel = FALSE` to `indels` (partial matching); the options of
+#' the exported functions match by full name only. Names forwarded through
+#' the caller's `...` (a wrapper `function(...) sassy_search(...)`) are
+#' seen with `...names()`, which evaluates nothing.
+#'
+#' @param expr The call as written (`sys.call()` of the function).
+#' @param caller The caller's frame (`parent.frame()`), for a `...` in `expr`.
+#' @param .fn The function's name; its formals are the full names.
+#' @noRd
+check_full_arg_names <- function(expr, caller, .fn, .call = rlang::caller_env()) {
+  args <- as.list(expr)[-1L]
+  nms <- names(args)
+  if (is.null(nms)) {
+    nms <- rep("", length(args))
+  }
+  dots <- vapply(args, identical, logical(1), quote(...))
+  if (any(dots)) {
+    forwarded <- tryCatch(
+      eval(quote(...names()), caller),
+      error = function(e) NULL
+    )
+    nms <- c(nms[!dots], forwarded)
+  }
+  nms <- nms[!is.na(nms) & nzchar(nms)]
+  known <- setdiff(names(formals(get(.fn, envir = topenv(), mode = "function"))), "...")
+  for (nm in setdiff(nms, known)) {
+    meant <- known[startsWith(known, nm)]
+    if (length(meant) > 0L) {
+      ducksassy_abort(
+        c(
+          paste0("`", .fn, "()` has no argument `", cli_escape(nm), "`."),
+          x = "Arguments are matched by their full name only.",
+          i = paste0(
+            "Did you mean ",
+            paste0("`", meant, " = `", collapse = " or "), "?"
+          )
+        ),
+        class = c(
+          "ducksassy_partial_argument_error",
+          "ducksassy_unknown_argument_error", "ducksassy_input_error"
+        ),
+        arg = nm,
+        value = meant[[1L]],
+        call = .call
+      )
+    }
+  }
+  invisible()
 }
 
 #' The error for arguments in `nms` that `fn` does not take

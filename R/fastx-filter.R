@@ -54,6 +54,7 @@ filter_fastx <- function(path, output, patterns, k, invert, alphabet, rc,
 #' @export
 sassy_read_fastx <- function(path, n_max = Inf, ...) {
   call <- rlang::current_env()
+  check_full_arg_names(sys.call(), parent.frame(), .fn = "sassy_read_fastx", .call = call)
   check_no_extra_args(..., .fn = "sassy_read_fastx", .call = call)
   path <- check_fastx_paths(path, "path", single = TRUE, call = call)
   n_max <- check_n_max(n_max, call = call)

@@ -39,6 +39,11 @@
 #' name that occurs in two files (`chr1` of two assemblies) becomes one
 #' sequence. `as_granges()` warns (class `ducksassy_warning`) when that
 #' happens; convert the files' hits one by one (`split(hits, hits$file)`).
+#' In the same way, texts (or records of one file) that share a name become
+#' one sequence, whose length is unknown when theirs differ: `as_granges()`
+#' warns (class `ducksassy_duplicate_names_warning`, a `ducksassy_warning`;
+#' its `names` field lists the names); make the names unique
+#' ([make.unique()]) or give `seqnames = "record"`.
 #'
 #' @param hits A hit table: a data frame with (at least) the columns
 #'   `start`, `end`, and for `as_granges()` `strand` and `name` or `record`.
@@ -80,6 +85,7 @@
 #' }
 as_granges <- function(hits, seqinfo = NULL, seqnames = NULL, ...) {
   call <- rlang::current_env()
+  check_full_arg_names(sys.call(), parent.frame(), .fn = "as_granges", .call = call)
   check_no_extra_args(..., .fn = "as_granges", .call = call)
   check_suggested("GenomicRanges", "for `as_granges()`", call = call)
   check_hit_table(hits, c("start", "end", "strand"), call = call)
@@ -90,6 +96,9 @@ as_granges <- function(hits, seqinfo = NULL, seqnames = NULL, ...) {
     do.call(paste, c(lapply(hits[by], as.character), sep = ":"))
   }
   warn_names_across_files(hits, seqnames, call = call)
+  if (identical(by, "name")) {
+    warn_duplicate_names(hits, seqnames, call = call)
+  }
   strand <- check_strand_column(hits$strand, call = call)
   if (is.null(seqinfo) && identical(by, "name")) {
     # the lengths of the texts or file records searched, when known
@@ -123,6 +132,7 @@ as_granges <- function(hits, seqinfo = NULL, seqnames = NULL, ...) {
 #' @export
 as_iranges <- function(hits, ...) {
   call <- rlang::current_env()
+  check_full_arg_names(sys.call(), parent.frame(), .fn = "as_iranges", .call = call)
   check_no_extra_args(..., .fn = "as_iranges", .call = call)
   check_suggested("IRanges", "for `as_iranges()`", call = call)
   check_hit_table(hits, c("start", "end"), call = call)
@@ -425,6 +435,38 @@ GenomeInfoDb_seqnames <- function(seqinfo) {
 # start() and end() are BiocGenerics generics, exported by IRanges.
 BiocGenerics_start <- function(x) IRanges::start(x)
 BiocGenerics_end <- function(x) IRanges::end(x)
+
+#' Warn when one name is given to several texts (records of one file)
+#'
+#' `as_granges()` names the sequences by the `name` column, so two texts
+#' named alike (`c(a = "...", a = "...")`, a FASTA file with a repeated id)
+#' become one sequence; their lengths, when they differ, are then unknown.
+#' The multi-file case is warn_names_across_files()'s.
+#' @noRd
+warn_duplicate_names <- function(hits, seqnames, call) {
+  record <- hits[["record"]]
+  if (is.null(record) || length(record) < 2L) {
+    return(invisible())
+  }
+  file <- hits[["file"]]
+  file <- if (is.null(file)) rep("", length(record)) else as.character(file)
+  pairs <- unique(data.frame(name = seqnames, file = file, record = record))
+  dup <- duplicated(pairs[c("name", "file")])
+  shared <- unique(pairs$name[dup])
+  if (length(shared) == 0L) {
+    return(invisible())
+  }
+  cli::cli_warn(
+    c(
+      "{length(shared)} sequence name{?s} {?is/are} given to several texts and become{?s/} one sequence each: {.val {utils::head(shared, 5)}}{if (length(shared) > 5) ', ...'}.",
+      x = "Their hits are merged into one sequence, whose length is unknown when the texts' lengths differ.",
+      i = "The {.field record} column is kept as metadata; to keep the texts apart, make the names unique ({.code make.unique(names(texts))}) or use {.code seqnames = \"record\"}."
+    ),
+    class = c("ducksassy_duplicate_names_warning", "ducksassy_warning"),
+    names = shared,
+    call = call
+  )
+}
 
 #' Warn when the same sequence name comes from several files
 #'

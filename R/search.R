@@ -134,10 +134,6 @@
 #' `options(ducksassy.progress = FALSE)`; it is never shown in
 #' non-interactive sessions (`Rscript`, `R CMD check`, knitr).
 #'
-#' Rows are ordered by `record`, `pattern`, `start`, `end` and `strand`
-#' (`"+"` first). The same input gives the identical data frame whatever the
-#' number of threads.
-#'
 #' @section Missing and empty values:
 #' An `NA` text gives `NA` in `sassy_count()` and `sassy_contains()` and no
 #' rows in `sassy_search()`. Empty texts and texts shorter than a pattern
@@ -218,7 +214,9 @@
 #'   `pattern_start`, `pattern_end` tell which part of the pattern is
 #'   aligned inside the text. With a small `alpha` a pattern can lie wholly
 #'   outside a text (cost `floor(alpha * nchar(pattern))` or less), so even
-#'   empty texts can have hits. `"iupac"` only.
+#'   empty texts can have hits. `"iupac"` only. Patterns must then be free
+#'   of the masking letter `X` (an error of class `ducksassy_input_error`,
+#'   "must be free of the masking letter X when `overhang` is set").
 #' @param max_n_frac `NULL` (default, no filter) or a number in `[0, 1]`:
 #'   drop hits whose matched text region has a larger fraction of `N`
 #'   letters. `"dna"` and `"iupac"` only (`"dna"` texts contain no `N`).
@@ -247,7 +245,10 @@
 #' @param ... Not used. An argument that is not one of the above (a typo, or
 #'   Biostrings' `max.mismatch`) is an error of class
 #'   `ducksassy_unknown_argument_error` that names it and, where there is
-#'   one, the argument meant (`k`).
+#'   one, the argument meant (`k`). Arguments match by their full name
+#'   only: a prefix (`indel = FALSE` for `indels`) is an error of class
+#'   `ducksassy_partial_argument_error` (also a
+#'   `ducksassy_unknown_argument_error`) that names the argument meant.
 #'
 #' @return
 #' `sassy_search()`: a base `data.frame` with one row per hit and columns
@@ -275,6 +276,10 @@
 #'   \item{`region`}{character, `substr(texts[record], start, end)`; only
 #'     with `region = TRUE`.}
 #' }
+#'
+#' Rows are ordered by `record`, `pattern`, `start`, `end` and `strand`
+#' (`"+"` first). The same input gives the identical data frame whatever the
+#' number of threads.
 #'
 #' When `texts` has names, the table carries their lengths (for the texts
 #' with hits) as the attribute `"seqlengths"`, from which [as_granges()]

@@ -97,6 +97,49 @@ value_kind <- function(x) {
   }
 }
 
+#' Stop when an `id` column cannot be written to an `output` table
+#'
+#' The id columns are copied into the `output` table as they are read: text,
+#' numbers, logicals, dates, times (atomic vectors, factors) and blobs can
+#' be; a STRUCT (read as a data frame column) or a LIST / ARRAY / MAP (a
+#' list) cannot, and would fail only when the table is made. Checked on the
+#' first chunk, before anything is searched or written.
+#' @param data The first chunk's columns as read (a data frame).
+#' @noRd
+check_output_id_types <- function(data, id, column, call) {
+  for (nm in id) {
+    x <- data[[nm]]
+    if (is.null(x) || (is.atomic(x) && !is.data.frame(x)) || inherits(x, "blob")) {
+      next
+    }
+    read_as <- if (is.data.frame(x)) {
+      "a data frame column (a STRUCT in DuckDB)"
+    } else if (is.list(x)) {
+      "a list column (a LIST, ARRAY or MAP in DuckDB)"
+    } else {
+      paste0("an object of class ", class(x)[[1L]])
+    }
+    q <- function(x) encodeString(x, quote = "\"")
+    ducksassy_abort(
+      c(
+        paste0("`id` column ", cli_escape(q(nm)), " can't be written to the `output` table."),
+        x = paste0("It is read as ", read_as, "."),
+        i = "With `output`, `id` columns must be text, numbers, logicals, dates or date-times (or blobs).",
+        i = paste0(
+          "Cast it in a query, e.g. `DBI::SQL(\"SELECT CAST(", cli_escape(nm),
+          " AS VARCHAR) AS ", cli_escape(nm), ", ", cli_escape(column),
+          " FROM t\")`, choose other `id` columns, or leave `output` out to get the hits in R."
+        )
+      ),
+      class = c("ducksassy_output_type_error", "ducksassy_input_error"),
+      arg = "id",
+      value = nm,
+      call = call
+    )
+  }
+  invisible()
+}
+
 write_output <- function(con, spec, template, spool, call) {
   finish_spool(spool)
   began <- !in_duckdb_transaction(con) && tryCatch(

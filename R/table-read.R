@@ -20,6 +20,7 @@ new_table_source <- function(con, table, column, id, call = rlang::caller_env(),
     if (length(sql) != 1L || is.na(sql) || !nzchar(trimws(sql))) {
       abort_bad_table(table, call)
     }
+    check_one_select(sql, call)
     return(list(
       kind = "query", sql = sql, quoted = NULL, label = "the query",
       fields = NULL
@@ -40,16 +41,19 @@ new_table_source <- function(con, table, column, id, call = rlang::caller_env(),
     paste0("Can't look up table ", label, "."), "table", call
   )
   if (!isTRUE(exists)) {
+    # The same words whatever the backend: DuckDB's dbQuoteIdentifier()
+    # leaves a plain name bare, SQLite's puts it in backticks.
+    shown <- as.character(DBI::dbQuoteIdentifier(DBI::ANSI(), table))
     ducksassy_abort(
       c(
-        paste0("Can't find table ", cli_escape(label), "."),
+        paste0("Can't find table ", cli_escape(shown), "."),
         x = paste0("`table` is ", table_value(table), ", which does not exist on `con`."),
         # (swapped arguments: the patterns name a table; swapped.R)
         if (is.function(hint)) hint(),
         i = "For a query, give `DBI::SQL(\"SELECT ...\")`; for a table in a schema, `DBI::Id(schema = , table = )`."
       ),
       arg = "table",
-      value = label,
+      value = shown,
       call = call
     )
   }
@@ -82,6 +86,89 @@ abort_bad_table <- function(table, call) {
     value = table,
     call = call
   )
+}
+
+#' Stop unless a `DBI::SQL()` query is one statement that reads rows
+#'
+#' The query is run as given, so `SELECT * FROM t; DROP TABLE t` would run
+#' the `DROP` (and then fail on its result). Refused before it runs: a `;`
+#' followed by more than whitespace or comments, or a statement that does
+#' not begin with `SELECT`, `WITH`, `VALUES`, `FROM` or `TABLE` (after
+#' opening parentheses and comments). Quoted strings and identifiers and
+#' comments are skipped over, so a `;` inside them is fine.
+#' @noRd
+check_one_select <- function(sql, call) {
+  scan <- sql_statements(sql)
+  first <- toupper(regmatches(scan$head, regexpr("^[A-Za-z]+", scan$head)))
+  starts <- c("SELECT", "WITH", "VALUES", "FROM", "TABLE")
+  if (scan$n > 1L || length(first) == 0L || !first %in% starts) {
+    ducksassy_abort(
+      c(
+        "A `DBI::SQL()` query in `table` must be one `SELECT` statement.",
+        x = if (scan$n > 1L) {
+          paste0("The query has ", scan$n, " statements (separated by `;`); it was not run.")
+        } else {
+          paste0(
+            "The query begins with ", if (length(first) == 0L) "no keyword" else paste0("`", first, "`"),
+            "; it was not run."
+          )
+        },
+        i = "Give one query that begins with `SELECT`, `WITH`, `VALUES`, `FROM` or `TABLE`; run other statements with `DBI::dbExecute()` first."
+      ),
+      class = c("ducksassy_query_error", "ducksassy_input_error"),
+      arg = "table",
+      value = sql,
+      call = call
+    )
+  }
+  invisible()
+}
+
+#' The statements of an SQL text: how many (non-empty, split at `;` outside
+#' quotes and comments) and the first one's text with leading comments,
+#' whitespace and `(` removed.
+#' @noRd
+sql_statements <- function(sql) {
+  ch <- strsplit(sql, "", fixed = TRUE)[[1L]]
+  n <- length(ch)
+  code <- logical(n) # outside quotes and comments
+  i <- 1L
+  while (i <= n) {
+    c1 <- ch[[i]]
+    c2 <- if (i < n) ch[[i + 1L]] else ""
+    if (c1 %in% c("'", "\"", "`")) {
+      j <- i + 1L
+      repeat {
+        if (j > n) break
+        if (ch[[j]] == c1) {
+          if (j < n && ch[[j + 1L]] == c1) {
+            j <- j + 2L
+            next
+          }
+          break
+        }
+        j <- j + 1L
+      }
+      code[i] <- TRUE # a quote starts a token
+      i <- j + 1L
+    } else if (c1 == "-" && c2 == "-") {
+      while (i <= n && ch[[i]] != "\n") i <- i + 1L
+    } else if (c1 == "/" && c2 == "*") {
+      j <- i + 2L
+      while (j < n && !(ch[[j]] == "*" && ch[[j + 1L]] == "/")) j <- j + 1L
+      i <- j + 2L
+    } else {
+      code[i] <- TRUE
+      i <- i + 1L
+    }
+  }
+  shown <- ifelse(code, ch, " ")
+  # a quoted token stands as one letter-free mark
+  shown[code & ch %in% c("'", "\"", "`")] <- "#"
+  parts <- strsplit(paste(shown, collapse = ""), ";", fixed = TRUE)[[1L]]
+  parts <- parts[grepl("[^[:space:]]", parts)]
+  head <- if (length(parts) > 0L) sub("^[[:space:](]*", "", parts[[1L]]) else ""
+  list(n = length(parts), head = head)
 }
 
 table_value <- function(table) {

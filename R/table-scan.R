@@ -113,6 +113,10 @@ scan_table <- function(con, table, src, column, id, chunk_rows, output,
   # result is made into a piece while chunk i+1 is searched.
   chunk <- fetch_search_chunk(reader, fetch_column, call = call)
   cols <- resolve_table_columns(src, chunk$names, column, id, call = call)
+  if (!is.null(out_spec)) {
+    # before the first search: an id column that no table can take
+    check_output_id_types(chunk$data, cols$id, column, call = call)
+  }
   start_chunk_search(searcher, chunk, rows_done, limit_now())
   while (!is.null(chunk)) {
     following <- fetch_search_chunk(reader, fetch_column, call = call)

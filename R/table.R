@@ -106,8 +106,12 @@
 #' that memory is DuckDB's, outside R.
 #'
 #' Interrupting (Ctrl-C / Esc) stops the search of the current chunk within
-#' a fraction of a second and raises a `ducksassy_interrupt` error (or R's
-#' `interrupt` condition, when it comes while R fetches a chunk); any
+#' a fraction of a second and signals a `ducksassy_interrupt` condition
+#' (or R's own `interrupt` condition, when it comes while R fetches a
+#' chunk). Like R's interrupt it is not an error (class
+#' `c("ducksassy_interrupt", "ducksassy_error", "interrupt", "condition")`,
+#' as for [sassy_search()]): `try()` and `tryCatch(error = )` do not catch
+#' it, `tryCatch(interrupt = )` does; any
 #' search still running in the background is stopped and waited for, and
 #' the result set is always cleared, so the connection stays usable. The
 #' same holds when the database raises an error while a search runs. In interactive sessions a
@@ -127,14 +131,23 @@
 #'   unknown or unnamed argument in `...`; and every error of
 #'   [sassy_search()]'s arguments. A letter outside the alphabet names the
 #'   row (in scan order), its `id` values and the position.
+#' * `ducksassy_output_type_error` (also a `ducksassy_input_error`): with
+#'   `output`, an `id` column that no table can take as it is read (a
+#'   DuckDB `STRUCT`, read as a data frame column, or a `LIST`, `ARRAY` or
+#'   `MAP`, read as a list); `id` columns must then be text, numbers,
+#'   logicals, dates or date-times. Checked before anything is searched;
+#'   cast the column in a `DBI::SQL()` query.
 #' * `ducksassy_db_error` (also a `ducksassy_input_error`): the database
 #'   refused a query (a syntax error in a `DBI::SQL()` query, say) or a
 #'   write; the driver's error is the parent condition.
 #' * `ducksassy_limit_error`: more hits than `getOption("ducksassy.max_hits")`
 #'   would be held in memory (not with `output`, where only one chunk's hits
 #'   are).
-#' * `ducksassy_interrupt`: the user interrupted the search.
 #' * `ducksassy_dependency_error`: the `DBI` package is not installed.
+#'
+#' An interrupt (Ctrl-C / Esc) is not an error: it is a condition of class
+#' `c("ducksassy_interrupt", "ducksassy_error", "interrupt", "condition")`;
+#' see *Memory and interrupts*.
 #'
 #' @param con A DBI connection ([DBI::dbConnect()]), e.g. to DuckDB
 #'   (`duckdb::duckdb()`) or SQLite (`RSQLite::SQLite()`).

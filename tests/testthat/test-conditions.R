@@ -24,7 +24,7 @@ test_that("user text with braces or long values is shown literally", {
   expect_identical(format_value(NULL), "NULL")
   expect_identical(format_value(NA), "NA (logical)")
   expect_identical(format_value(NA_character_), "NA")
-  expect_identical(format_value(1:3), "a integer vector of length 3")
+  expect_identical(format_value(1:3), "an integer vector of length 3")
   expect_identical(format_value(factor("a")), "a factor")
   # A pattern with braces in an error message does not break cli.
   cnd <- tryCatch(sassy_search("a{b}c", c("{b}", "ab"), k = 3, alphabet = "ascii"), error = function(e) e)

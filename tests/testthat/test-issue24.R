@@ -211,3 +211,215 @@ test_that("#24: searches inside DuckDB on few long rows cannot be stopped (Ctrl-
   expect_lt(r$seconds, 1)
   expect_equal(rs$run(small_search), small_search())
 })
+
+test_that("#24: format_value() says \"an\" before a type that starts with a vowel", {
+  expect_identical(format_value(1:3), "an integer vector of length 3")
+  expect_identical(format_value(c(TRUE, FALSE)), "a logical vector of length 2")
+  e <- expect_error(sassy_search(1:3, "ACGT"), class = "ducksassy_input_error")
+  expect_match(conditionMessage(e), "`texts` is an integer vector", fixed = TRUE)
+  expect_no_match(conditionMessage(e), "a integer", fixed = TRUE)
+})
+
+test_that("#24: a missing table has the same message with DuckDB and SQLite", {
+  skip_if_not_installed("duckdb")
+  skip_if_not_installed("RSQLite")
+  lite <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  on.exit(DBI::dbDisconnect(lite))
+  duck <- sql_con()
+  msgs <- lapply(list(duck, lite), function(con) {
+    e <- expect_error(sassy_search_table(con, "nope", "ACGT"), class = "ducksassy_input_error")
+    expect_identical(e$value, "\"nope\"")
+    conditionMessage(e)
+  })
+  expect_identical(msgs[[1]], msgs[[2]])
+  expect_match(msgs[[1]], "Can't find table \"nope\".", fixed = TRUE)
+  e <- expect_error(sassy_search_table(duck, DBI::Id(schema = "main", table = "nope"), "ACGT"),
+    class = "ducksassy_input_error"
+  )
+  expect_match(conditionMessage(e), "Can't find table \"main\".\"nope\".", fixed = TRUE)
+})
+
+test_that("#24: options match by full name only (no partial matching)", {
+  e <- expect_error(sassy_search("ACGT", "ACGT", k = 0, indel = FALSE),
+    class = "ducksassy_partial_argument_error"
+  )
+  expect_s3_class(e, "ducksassy_unknown_argument_error")
+  expect_s3_class(e, "ducksassy_input_error")
+  expect_identical(e$arg, "indel")
+  expect_identical(e$value, "indels")
+  expect_match(conditionMessage(e), "`sassy_search()` has no argument `indel`", fixed = TRUE)
+  expect_match(conditionMessage(e), "Did you mean `indels = `?", fixed = TRUE)
+  # names forwarded through a wrapper's dots are seen too
+  wrap <- function(...) sassy_count(...)
+  e <- expect_error(wrap("ACGT", "ACGT", thr = 1), class = "ducksassy_partial_argument_error")
+  expect_identical(e$value, "threads")
+  e <- expect_error(sassy_read_fastx("x.fa", n_m = 1), class = "ducksassy_partial_argument_error")
+  expect_identical(e$value, "n_max")
+  e <- expect_error(sassy_crispr("ACGTACGTAGG", "ACGTACGT", k = 0, pam = 3),
+    class = "ducksassy_partial_argument_error"
+  )
+  expect_identical(e$value, "pam_length")
+  # full names and positions still work
+  h <- sassy_search("ACGTTTACGT", "ACGT", 0, "dna", FALSE)
+  expect_identical(h$start, c(1L, 7L))
+  expect_identical(h$strand, c("+", "+"))
+  expect_identical(sassy_count("ACGTTTACGT", "ACGT", k = 0, indels = FALSE, rc = FALSE), 2L)
+  expect_identical(wrap("ACGTTTACGT", "ACGT", 0, rc = FALSE), 2L)
+})
+
+test_that("#24: X in patterns is refused with overhang (as ?sassy_search says)", {
+  e <- expect_error(sassy_search("ACGT", "ACXT", k = 1, overhang = 0.5), class = "ducksassy_input_error")
+  expect_match(conditionMessage(e), "must be free of the masking letter X when `overhang` is set", fixed = TRUE)
+})
+
+test_that("#24: as_granges() warns when texts share a name (they become one sequence)", {
+  skip_if_not_installed("GenomicRanges")
+  texts <- c(a = "ACGTAAAA", a = "TTACGTTTTTTT", b = "ACGT")
+  hits <- sassy_search(texts, "ACGT", rc = FALSE)
+  expect_identical(hits$name, c("a", "a", "b"))
+  w <- expect_warning(gr <- as_granges(hits), class = "ducksassy_duplicate_names_warning")
+  expect_s3_class(w, "ducksassy_warning")
+  expect_identical(w$names, "a")
+  expect_match(conditionMessage(w), "1 sequence name is given to several texts", fixed = TRUE)
+  expect_match(conditionMessage(w), "seqnames = \"record\"", fixed = TRUE)
+  expect_identical(as.character(GenomicRanges::seqnames(gr)), c("a", "a", "b"))
+  expect_identical(gr$record, 1:3)
+  # kept apart by record, no warning
+  expect_no_warning(gr2 <- as_granges(hits, seqnames = "record"))
+  expect_identical(as.character(GenomicRanges::seqnames(gr2)), c("1", "2", "3"))
+  # unique names: no warning, and the lengths are filled in
+  texts2 <- stats::setNames(texts, make.unique(names(texts)))
+  expect_no_warning(gr3 <- as_granges(sassy_search(texts2, "ACGT", rc = FALSE)))
+  expect_identical(unname(GenomeInfoDb::seqlengths(gr3)), c(8L, 12L, 4L))
+  # two hits of one text are not a duplicate name
+  expect_no_warning(as_granges(sassy_search(c(a = "ACGTACGT"), "ACGT", rc = FALSE)))
+})
+
+test_that("#24: `output` with a STRUCT or LIST id column is a classed error up front", {
+  skip_if_not_installed("duckdb")
+  con <- sql_con()
+  DBI::dbExecute(con, "CREATE TABLE r AS SELECT {'a': 1, 'b': 'x'} AS s, [1, 2] AS l, 'ACGTACGT' AS sequence")
+  e <- expect_error(
+    sassy_search_table(con, DBI::SQL("SELECT s, sequence FROM r"), "ACGT", output = "o1"),
+    class = "ducksassy_output_type_error"
+  )
+  expect_s3_class(e, "ducksassy_input_error")
+  expect_identical(e$value, "s")
+  expect_match(conditionMessage(e), "`id` column \"s\" can't be written to the `output` table.", fixed = TRUE)
+  expect_match(conditionMessage(e), "STRUCT", fixed = TRUE)
+  expect_match(conditionMessage(e), "must be text, numbers, logicals, dates or", fixed = TRUE)
+  expect_match(conditionMessage(e), "CAST(s AS VARCHAR) AS s", fixed = TRUE)
+  e <- expect_error(sassy_search_table(con, "r", "ACGT", id = "l", output = "o2"),
+    class = "ducksassy_output_type_error"
+  )
+  expect_identical(e$value, "l")
+  expect_match(conditionMessage(e), "a list column (a LIST, ARRAY or MAP in DuckDB)", fixed = TRUE)
+  e <- expect_error(sassy_count_table(con, "r", "ACGT", output = "o3"), class = "ducksassy_output_type_error")
+  expect_identical(e$value, "s")
+  expect_false(any(c("o1", "o2", "o3") %in% DBI::dbListTables(con)))
+  # cast in the query, as the message says: written
+  n <- sassy_search_table(con, DBI::SQL("SELECT CAST(s AS VARCHAR) AS s, sequence FROM r"), "ACGT",
+    rc = FALSE, output = "o4"
+  )
+  out <- DBI::dbReadTable(con, "o4")
+  expect_identical(out$s, rep("{'a': 1, 'b': x}", 2))
+  expect_identical(as.integer(out$start), c(1L, 5L))
+  # without output the STRUCT id is fine (a data frame column)
+  h <- sassy_search_table(con, DBI::SQL("SELECT s, sequence FROM r"), "ACGT", rc = FALSE)
+  expect_identical(h$s$b, c("x", "x"))
+})
+
+test_that("#24: a `table` query must be one SELECT statement; others are not run", {
+  expect_identical(sql_statements("SELECT 1; ")$n, 1L)
+  expect_identical(sql_statements("SELECT ';' AS x -- ; DROP\n")$n, 1L)
+  expect_identical(sql_statements("/* c; */ (SELECT 1)")$head, "SELECT 1)")
+  expect_identical(sql_statements("SELECT 1; DROP TABLE t")$n, 2L)
+  for (driver in c("duckdb", "RSQLite")) {
+    skip_if_not_installed(driver)
+    con <- if (driver == "duckdb") sql_con() else DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+    if (driver == "RSQLite") on.exit(DBI::dbDisconnect(con), add = TRUE)
+    DBI::dbWriteTable(con, "reads", data.frame(id = 1:2, sequence = c("ACGTAA", "TTTT")))
+    bad <- c(
+      "SELECT * FROM reads; DROP TABLE reads",
+      "SELECT * FROM reads;DROP TABLE reads;",
+      "DROP TABLE reads",
+      "DELETE FROM reads",
+      "SELEC nonsense"
+    )
+    for (q in bad) {
+      e <- expect_error(sassy_search_table(con, DBI::SQL(q), "ACGT"), class = "ducksassy_query_error", info = q)
+      expect_s3_class(e, "ducksassy_input_error")
+      expect_identical(e$arg, "table")
+      expect_match(conditionMessage(e), "must be one `SELECT` statement", fixed = TRUE)
+      expect_match(conditionMessage(e), "it was not run", fixed = TRUE)
+      expect_true(DBI::dbExistsTable(con, "reads"), info = q)
+      expect_identical(nrow(DBI::dbReadTable(con, "reads")), 2L, info = q)
+    }
+    e <- expect_error(sassy_count_table(con, DBI::SQL(bad[[1]]), "ACGT"), class = "ducksassy_query_error")
+    expect_match(conditionMessage(e), "The query has 2 statements", fixed = TRUE)
+    # one statement, with a trailing `;`, a `;` in a string, comments, WITH
+    ok <- c(
+      "SELECT id, sequence FROM reads;",
+      "  -- the reads\n SELECT id, sequence FROM reads WHERE sequence <> ';'",
+      "WITH r AS (SELECT id, sequence FROM reads) SELECT * FROM r",
+      # (SQLite takes no parentheses around the whole query)
+      if (driver == "duckdb") "(SELECT id, sequence FROM reads)"
+    )
+    for (q in ok) {
+      h <- sassy_search_table(con, DBI::SQL(q), "ACGT", rc = FALSE)
+      expect_identical(h$id, 1L, info = q)
+      expect_identical(h$start, 1L, info = q)
+    }
+  }
+})
+
+test_that("#24: sassy_crispr(best = TRUE) keeps the best hit per site, as the vignette's rule did", {
+  # the vignette's lines before `best = `, with the text added to the site
+  manual <- function(off) {
+    o <- off[order(off$record, off$guide, off$strand, off$start), ]
+    new_site <- c(TRUE, diff(o$record) != 0 | diff(o$guide) != 0 |
+      o$strand[-1] != o$strand[-nrow(o)] | diff(o$start) > 10)
+    o$site <- cumsum(new_site)
+    best <- o[order(o$site, o$cost), ]
+    best <- best[!duplicated(best$site), ]
+    best$site <- NULL
+    best <- best[order(best$record, best$guide, best$start, best$end, best$strand), ]
+    row.names(best) <- NULL
+    best
+  }
+  set.seed(24)
+  dna <- function(n) paste(sample(c("A", "C", "G", "T"), n, TRUE), collapse = "")
+  guides <- vapply(1:3, function(i) paste0(dna(12), "NGG"), "")
+  # texts with copies of the guides (some with edits) so that sites have several hits
+  plant <- function(g) {
+    g <- sub("N", sample(c("A", "C", "G", "T"), 1), g)
+    if (runif(1) < 0.5) substr(g, 3, 3) <- "A"
+    paste0(g, "GG")
+  }
+  texts <- vapply(1:4, function(i) {
+    paste0(dna(50), plant(guides[[1 + i %% 3]]), dna(40), plant(guides[[1]]), dna(30))
+  }, "")
+  names(texts) <- paste0("t", 1:4)
+  off <- sassy_crispr(texts, guides, k = 3)
+  best <- sassy_crispr(texts, guides, k = 3, best = TRUE)
+  expect_gt(nrow(off), nrow(best))
+  expect_gt(nrow(best), 4L)
+  expect_equal(best, manual(off), ignore_attr = TRUE)
+  expect_identical(attr(best, "seqlengths"), attr(off, "seqlengths"))
+  # the vignette's exact lines on one text give the same sites
+  one <- sassy_crispr(texts[[1]], guides, k = 3)
+  o <- one[order(one$guide, one$strand, one$start), ]
+  new_site <- c(TRUE, diff(o$guide) != 0 | o$strand[-1] != o$strand[-nrow(o)] |
+    diff(o$start) > 10)
+  o$site <- cumsum(new_site)
+  vig <- o[order(o$site, o$cost), ]
+  vig <- vig[!duplicated(vig$site), ]
+  got <- sassy_crispr(texts[[1]], guides, k = 3, best = TRUE)
+  expect_identical(nrow(got), nrow(vig))
+  key <- function(h) sort(paste(h$guide, h$strand, h$start, h$end, h$cost))
+  expect_identical(key(got), key(vig))
+  # a subset of the rows, in their order
+  expect_true(all(paste(got$guide, got$start, got$strand) %in% paste(one$guide, one$start, one$strand)))
+  expect_false(is.unsorted(order(got$record, got$guide, got$start, got$end, got$strand)))
+  expect_error(sassy_crispr(texts, guides, k = 3, best = NA), class = "ducksassy_input_error")
+})

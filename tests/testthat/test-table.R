@@ -365,7 +365,7 @@ test_that("bad arguments are classed errors", {
     err(con, "reads", "ACGT", alphabet = "ascii", rc = TRUE)
     err(con, "reads", "ACGT", threads = 0)
     expect_error(
-      sassy_search_table(con, DBI::SQL("SELEC nonsense"), "ACGT"),
+      sassy_search_table(con, DBI::SQL("SELECT nonsense FROM"), "ACGT"),
       class = "ducksassy_db_error"
     )
     # the connection is still usable after each error
