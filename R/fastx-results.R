@@ -39,7 +39,7 @@ fastx_label <- function(paths) {
   if (length(paths) == 1L) {
     paste("Searching", basename(paths))
   } else {
-    paste("Searching", length(paths), "files")
+    count_label("Searching", length(paths), "file")
   }
 }
 
@@ -93,7 +93,41 @@ file_labels <- function(paths) {
 #' @noRd
 fastx_result <- function(res, arg, paths, output = NULL,
                          call = rlang::caller_env()) {
-  rust_result(res, call = call, limit_context = "fastx", paths = paths,
+  res <- rust_result(res, call = call, limit_context = "fastx", paths = paths,
     output = output, path_arg = arg
   )
+  if (is.list(res) && !is.null(res$not_utf8)) {
+    inform_not_utf8(res$not_utf8, paths)
+    res$not_utf8 <- NULL
+  }
+  res
+}
+
+#' Say that record headers were not UTF-8
+#'
+#' The binding reads a header that is not valid UTF-8 as Latin-1 and returns
+#' it converted to UTF-8 (each byte one letter), so that `nchar()`,
+#' `toupper()` and the like work on the names; this says so, once per call,
+#' with a message of class `ducksassy_not_utf8` (`suppressMessages()` or
+#' `suppressMessages(classes = "ducksassy_not_utf8")` silence it).
+#' @param n How many headers (names) were converted.
+#' @param paths The files searched or read.
+#' @noRd
+inform_not_utf8 <- function(n, paths) {
+  if (!is.numeric(n) || length(n) != 1L || is.na(n) || n < 1) {
+    return(invisible(NULL))
+  }
+  where <- if (length(paths) == 1L) basename(paths) else paste(length(paths), "files")
+  cli::cli_inform(
+    c(
+      paste0(
+        format(n, big.mark = ",", scientific = FALSE), " record header",
+        if (n != 1) "s", " in ", cli_escape(where), if (n != 1) " are" else " is",
+        " not valid UTF-8: read as Latin-1 and converted to UTF-8."
+      ),
+      i = "Convert the file to UTF-8 (e.g. with `iconv`) if it uses another encoding."
+    ),
+    class = "ducksassy_not_utf8"
+  )
+  invisible(NULL)
 }

@@ -168,3 +168,79 @@ test_that("#24: searches inside DuckDB on few long rows cannot be stopped (time 
   verb <- function() sassy_search_table(con, "t", p, k = 600, threads = 1, output = "hits")
   expect_time_limit_error(under_time_limit(verb, list(setup = setup), limit = 1), limit = 1)
 })
+
+# A FASTA file whose first header has a Latin-1 byte (0xe9, "é") in its name
+# and its description; the second header is plain ASCII.
+latin1_fasta <- function() {
+  fa <- tempfile(fileext = ".fa")
+  writeBin(c(
+    charToRaw(">caf"), as.raw(0xe9), charToRaw(" d"), as.raw(0xe9), charToRaw("j\u00e0\n"),
+    charToRaw("ACGTACGTTTGACCA\n>plain\nGGGGACGTACGTCC\n")
+  ), fa)
+  fa
+}
+
+# The result of `expr` and the messages of class ducksassy_not_utf8 it gave.
+with_not_utf8 <- function(expr) {
+  msgs <- list()
+  value <- withCallingHandlers(expr, ducksassy_not_utf8 = function(m) {
+    msgs[[length(msgs) + 1L]] <<- m
+    invokeRestart("muffleMessage")
+  })
+  list(value = value, messages = vapply(msgs, conditionMessage, ""))
+}
+
+test_that("#24: headers that are not UTF-8 are read as Latin-1, in UTF-8, with one message", {
+  fa <- latin1_fasta()
+  on.exit(unlink(fa))
+  r <- with_not_utf8(sassy_read_fastx(fa))
+  recs <- r$value
+  expect_identical(recs$name, c("caf\u00e9", "plain"))
+  expect_identical(Encoding(recs$name), c("UTF-8", "unknown"))
+  expect_identical(nchar(recs$name), c(4L, 5L))
+  expect_identical(toupper(recs$name), c("CAF\u00c9", "PLAIN"))
+  # the description's 0xe9 and the bytes of "à" (c3 a0) read as Latin-1 too:
+  # the header is one string, not UTF-8 as a whole
+  expect_identical(recs$description, c("d\u00e9j\u00c3\u00a0", NA))
+  expect_identical(nchar(recs$description), c(5L, NA_integer_))
+  expect_length(r$messages, 1L)
+  expect_match(r$messages, "1 record header in .*\\.fa is not valid UTF-8: read as Latin-1", all = FALSE)
+  # the search verbs: names of hits and of count rows
+  h <- with_not_utf8(sassy_search_fastx(fa, "ACGTACGT", k = 0L))
+  expect_identical(unique(h$value$name), c("caf\u00e9", "plain"))
+  expect_identical(toupper(h$value$name[[1L]]), "CAF\u00c9")
+  expect_length(h$messages, 1L)
+  n <- with_not_utf8(sassy_count_fastx(fa, "ACGTACGT", k = 0L))
+  expect_identical(n$value$name, c("caf\u00e9", "plain"))
+  expect_identical(nchar(n$value$name), c(4L, 5L))
+  expect_length(n$messages, 1L)
+  # valid UTF-8 and ASCII headers: kept as they are, no message
+  ok <- tempfile(fileext = ".fa")
+  on.exit(unlink(ok), add = TRUE)
+  writeLines(enc2utf8(c(">caf\u00e9 d\u00e9j\u00e0", "ACGTACGT")), ok, useBytes = TRUE)
+  expect_no_message(recs <- sassy_read_fastx(ok))
+  expect_identical(recs$name, "caf\u00e9")
+  expect_identical(recs$description, "d\u00e9j\u00e0")
+})
+
+test_that("#24: progress labels count in the singular and the plural", {
+  expect_identical(ducksassy:::search_label("ACGT"), "Searching 1 text")
+  expect_identical(ducksassy:::search_label(c("ACGT", "AC")), "Searching 2 texts")
+  expect_identical(ducksassy:::search_label(character(2e5)), "Searching 200,000 texts")
+  expect_identical(ducksassy:::fastx_label(c("a.fa", "b.fa")), "Searching 2 files")
+  expect_identical(ducksassy:::fastx_label("dir/a.fa"), "Searching a.fa")
+  expect_identical(ducksassy:::count_label("Searching", 1, "row"), "Searching 1 row")
+})
+
+test_that("#24: progress rates and counts are not in scientific notation", {
+  expect_identical(ducksassy:::progress_rate(4e5), "400,000/s")
+  expect_identical(ducksassy:::progress_rate(1234567.8), "1,234,568/s")
+  expect_identical(ducksassy:::progress_rate(0.4), "0/s")
+  expect_identical(ducksassy:::progress_rate(NaN), "?/s")
+  expect_identical(ducksassy:::progress_rate(Inf), "?/s")
+  expect_identical(ducksassy:::format_count(1e6), "1,000,000")
+  # the bar of rows formats through these
+  fmt <- ducksassy:::progress_format("rows", known = TRUE)
+  expect_match(fmt, "rate_text(cli::pb_rate_raw)", fixed = TRUE)
+  expect_no_match(fmt, "{cli::pb_rate}", fixed = TRUE)
+})
