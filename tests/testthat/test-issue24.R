@@ -244,3 +244,30 @@ test_that("#24: progress rates and counts are not in scientific notation", {
   expect_match(fmt, "rate_text(cli::pb_rate_raw)", fixed = TRUE)
   expect_no_match(fmt, "{cli::pb_rate}", fixed = TRUE)
 })
+
+test_that("#24: a time limit stops sassy_count and sassy_filter_fastx (max_n_frac: traceback)", {
+  skip_on_cran()
+  skip_on_os("windows")
+  skip_if_not_installed("callr")
+  # without max_n_frac these finish in about a second at k = 600 on 1 Mb
+  # (counts need no traceback, contains stops at its first hit); with it,
+  # every candidate end is traced back: tens of seconds
+  fa <- tempfile(fileext = ".fa")
+  out <- tempfile(fileext = ".fa")
+  on.exit(unlink(c(fa, out)), add = TRUE)
+  set.seed(1)
+  writeLines(c(">chr", random_dna(1e6)), fa)
+  p <- random_dna(1000)
+  expect_time_limit_error(under_time_limit(
+    function(fa, p) sassy_count(sassy_read_fastx(fa)$sequence, p, k = 600, max_n_frac = 0.5),
+    list(fa = fa, p = p)
+  ))
+  expect_time_limit_error(under_time_limit(
+    function(fa, p) sassy_count_fastx(fa, p, k = 600, max_n_frac = 0.5),
+    list(fa = fa, p = p)
+  ))
+  expect_time_limit_error(under_time_limit(
+    function(fa, p, out) sassy_filter_fastx(fa, p, k = 600, max_n_frac = 0.5, output = out),
+    list(fa = fa, p = p, out = out)
+  ))
+})
