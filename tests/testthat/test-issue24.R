@@ -271,3 +271,32 @@ test_that("#24: a time limit stops sassy_count and sassy_filter_fastx (max_n_fra
     list(fa = fa, p = p, out = out)
   ))
 })
+
+test_that("#24: the progress of a file counts the bytes searched, not the bytes read ahead", {
+  # one 6 MB record: read (and so counted as read) long before it is
+  # searched; its 256 kb windows are what the bar counts
+  fa <- tempfile(fileext = ".fa")
+  on.exit(unlink(fa))
+  set.seed(1)
+  writeLines(c(">chr", random_dna(6e6)), fa)
+  p <- random_dna(1000)
+  seen <- new.env()
+  seen$calls <- list()
+  cb <- function(done, total) {
+    seen$calls[[length(seen$calls) + 1L]] <- c(done, total)
+    NULL
+  }
+  res <- ducksassy:::ds_fastx_search(fa,
+    ducksassy:::new_plan(p, 400L, "dna", cigar = FALSE, mode = "count",
+      max_hits = .Machine$integer.max, threads = 1L),
+    ducksassy:::new_read_options(c(bytes = NaN, records = NaN)), cb)
+  expect_false(inherits(res, "ducksassy_rust_error"))
+  expect_identical(res$records_per_file, 1)
+  calls <- do.call(rbind, seen$calls)
+  skip_if(is.null(calls), "the search ended before the first poll")
+  expect_true(all(calls[, 2L] == file.size(fa)))
+  expect_true(all(diff(calls[, 1L]) >= 0))
+  # the first poll comes while the record is searched (1 thread: seconds),
+  # long after it was read whole
+  expect_lt(calls[1L, 1L], file.size(fa))
+})
