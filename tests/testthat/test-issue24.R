@@ -223,6 +223,27 @@ test_that("#24: headers that are not UTF-8 are read as Latin-1, in UTF-8, with o
   expect_identical(recs$description, "d\u00e9j\u00e0")
 })
 
+test_that("#24: sharded file searches say once that headers were not UTF-8", {
+  skip_if_not_installed("BiocParallel")
+  fa <- latin1_fasta()
+  on.exit(unlink(fa))
+  # one shard per record: one message, with the total
+  withr::local_options(ducksassy.shard_records = 1)
+  two <- tempfile(fileext = ".fa")
+  on.exit(unlink(two), add = TRUE)
+  file.copy(fa, two)
+  s <- with_not_utf8(sassy_count_fastx(c(fa, two), "ACGTACGT", k = 0L,
+    BPPARAM = BiocParallel::SerialParam()))
+  expect_identical(s$value$name, rep(c("caf\u00e9", "plain"), 2L))
+  expect_null(attr(s$value, "not_utf8"))
+  expect_length(s$messages, 1L)
+  expect_match(s$messages, "2 record headers in 2 files are not valid UTF-8", all = FALSE)
+  sh <- with_not_utf8(sassy_search_fastx(fa, "ACGTACGT", k = 0L, BPPARAM = BiocParallel::SerialParam()))
+  expect_identical(toupper(unique(sh$value$name)), c("CAF\u00c9", "PLAIN"))
+  expect_null(attr(sh$value, "not_utf8"))
+  expect_length(sh$messages, 1L)
+})
+
 test_that("#24: progress labels count in the singular and the plural", {
   expect_identical(ducksassy:::search_label("ACGT"), "Searching 1 text")
   expect_identical(ducksassy:::search_label(c("ACGT", "AC")), "Searching 2 texts")
