@@ -97,8 +97,9 @@ fastx_result <- function(res, arg, paths, output = NULL,
     output = output, path_arg = arg
   )
   if (is.list(res) && !is.null(res$not_utf8)) {
-    inform_not_utf8(res$not_utf8, paths)
+    inform_not_utf8(res$not_utf8, paths, res$letters_not_utf8 %||% 0)
     res$not_utf8 <- NULL
+    res$letters_not_utf8 <- NULL
   }
   res
 }
@@ -112,17 +113,24 @@ fastx_result <- function(res, arg, paths, output = NULL,
 #' `suppressMessages(classes = "ducksassy_not_utf8")` silence it).
 #' @param n How many headers (names) were converted.
 #' @param paths The files searched or read.
+#' @param letters How many sequences and qualities were converted
+#'   (`sassy_read_fastx()` returns them; in UTF-8 such a letter takes 2 bytes).
 #' @noRd
-inform_not_utf8 <- function(n, paths) {
-  if (!is.numeric(n) || length(n) != 1L || is.na(n) || n < 1) {
+inform_not_utf8 <- function(n, paths, letters = 0) {
+  ok <- function(x) is.numeric(x) && length(x) == 1L && !is.na(x) && x >= 1
+  if (!ok(n) && !ok(letters)) {
     return(invisible(NULL))
   }
   where <- if (length(paths) == 1L) basename(paths) else paste(length(paths), "files")
+  what <- c(
+    if (ok(n)) paste0(format_count(n), " record header", if (n != 1) "s"),
+    if (ok(letters)) paste0(format_count(letters), " sequence", if (letters != 1) "s", " or qualities")
+  )
   cli::cli_inform(
     c(
       paste0(
-        format(n, big.mark = ",", scientific = FALSE), " record header",
-        if (n != 1) "s", " in ", cli_escape(where), if (n != 1) " are" else " is",
+        paste(what, collapse = " and "), " in ", cli_escape(where),
+        if (ok(n) && n == 1 && !ok(letters)) " is" else " are",
         " not valid UTF-8: read as Latin-1 and converted to UTF-8."
       ),
       i = "Convert the file to UTF-8 (e.g. with `iconv`) if it uses another encoding."

@@ -102,9 +102,11 @@ fn ds_fastx_read(path: Robj, n_max: f64, batch_bytes: f64, batch_records: f64) -
         let fastq = recs.format == Some(Format::Fastq);
         let quality = if fastq { strings_r(n, |i| Some(recs.qual.get(i))) } else { Robj::from(()) };
         let format = if fastq { "fastq" } else { "fasta" };
-        // headers (name and description) that were not UTF-8, for R's message
-        let not_utf8 = not_utf8((0..n).map(|i| recs.header.get(i)));
-        Ok(list!(format = format, name = name, description = description, sequence = sequence, quality = quality, not_utf8 = not_utf8).into())
+        // headers (name and description), and sequences or qualities, that
+        // were not UTF-8, for R's message
+        let headers = not_utf8((0..n).map(|i| recs.header.get(i)));
+        let letters = not_utf8((0..n).map(|i| recs.seq.get(i))) + if fastq { not_utf8((0..n).map(|i| recs.qual.get(i))) } else { 0.0 };
+        Ok(list!(format = format, name = name, description = description, sequence = sequence, quality = quality, not_utf8 = headers, letters_not_utf8 = letters).into())
     })()))
 }
 
