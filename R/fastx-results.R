@@ -124,7 +124,7 @@ inform_not_utf8 <- function(n, paths, letters = 0) {
   where <- if (length(paths) == 1L) basename(paths) else paste(length(paths), "files")
   what <- c(
     if (ok(n)) paste0(format_count(n), " record header", if (n != 1) "s"),
-    if (ok(letters)) paste0(format_count(letters), " sequence", if (letters != 1) "s", " or qualities")
+    if (ok(letters)) paste(format_count(letters), if (letters != 1) "sequences or qualities" else "sequence or quality")
   )
   cli::cli_inform(
     c(

@@ -222,7 +222,7 @@ test_that("#24: headers that are not UTF-8 are read as Latin-1, in UTF-8, with o
   expect_identical(r$value$sequence, "AC\u00e9GT")
   expect_identical(nchar(r$value$sequence), 5L)
   expect_length(r$messages, 1L)
-  expect_match(r$messages, "1 sequence or qualities in .*\\.fa are not valid UTF-8", all = FALSE)
+  expect_match(r$messages, "1 sequence or quality in .*\\.fa are not valid UTF-8", all = FALSE)
   # valid UTF-8 and ASCII headers: kept as they are, no message
   ok <- tempfile(fileext = ".fa")
   on.exit(unlink(ok), add = TRUE)
