@@ -39,7 +39,7 @@ fastx_label <- function(paths) {
   if (length(paths) == 1L) {
     paste("Searching", basename(paths))
   } else {
-    paste("Searching", length(paths), "files")
+    count_label("Searching", length(paths), "file")
   }
 }
 
@@ -93,7 +93,49 @@ file_labels <- function(paths) {
 #' @noRd
 fastx_result <- function(res, arg, paths, output = NULL,
                          call = rlang::caller_env()) {
-  rust_result(res, call = call, limit_context = "fastx", paths = paths,
+  res <- rust_result(res, call = call, limit_context = "fastx", paths = paths,
     output = output, path_arg = arg
   )
+  if (is.list(res) && !is.null(res$not_utf8)) {
+    inform_not_utf8(res$not_utf8, paths, res$letters_not_utf8 %||% 0)
+    res$not_utf8 <- NULL
+    res$letters_not_utf8 <- NULL
+  }
+  res
+}
+
+#' Say that record headers were not UTF-8
+#'
+#' The binding reads a header that is not valid UTF-8 as Latin-1 and returns
+#' it converted to UTF-8 (each byte one letter), so that `nchar()`,
+#' `toupper()` and the like work on the names; this says so, once per call,
+#' with a message of class `ducksassy_not_utf8` (`suppressMessages()` or
+#' `suppressMessages(classes = "ducksassy_not_utf8")` silence it).
+#' @param n How many headers (names) were converted.
+#' @param paths The files searched or read.
+#' @param letters How many sequences and qualities were converted
+#'   (`sassy_read_fastx()` returns them; in UTF-8 such a letter takes 2 bytes).
+#' @noRd
+inform_not_utf8 <- function(n, paths, letters = 0) {
+  ok <- function(x) is.numeric(x) && length(x) == 1L && !is.na(x) && x >= 1
+  if (!ok(n) && !ok(letters)) {
+    return(invisible(NULL))
+  }
+  where <- if (length(paths) == 1L) basename(paths) else paste(length(paths), "files")
+  what <- c(
+    if (ok(n)) paste0(format_count(n), " record header", if (n != 1) "s"),
+    if (ok(letters)) paste(format_count(letters), if (letters != 1) "sequences or qualities" else "sequence or quality")
+  )
+  cli::cli_inform(
+    c(
+      paste0(
+        paste(what, collapse = " and "), " in ", cli_escape(where),
+        if (ok(n) && n == 1 && !ok(letters)) " is" else " are",
+        " not valid UTF-8: read as Latin-1 and converted to UTF-8."
+      ),
+      i = "Convert the file to UTF-8 (e.g. with `iconv`) if it uses another encoding."
+    ),
+    class = "ducksassy_not_utf8"
+  )
+  invisible(NULL)
 }

@@ -143,8 +143,14 @@
 #'
 #' The table carries the lengths of the records with hits (attribute
 #' `"seqlengths"`), from which [as_granges()] fills `seqinfo`. In
-#' interactive sessions a progress bar shows the bytes read of the files'
-#' size (see [sassy_search()], *Progress*).
+#' interactive sessions a progress bar shows the bytes searched of the
+#' files' size (see [sassy_search()], *Progress*).
+#'
+#' A header (name and description) that is not valid UTF-8 is read as
+#' Latin-1 and returned converted to UTF-8, each byte one letter, so that
+#' `nchar()`, `toupper()` and the like work on the names (as are sequences
+#' and qualities of `sassy_read_fastx()`); a message of class
+#' `ducksassy_not_utf8` says how many were converted (once per call).
 #'
 #' `sassy_count_fastx()` and `sassy_contains_fastx()`: a base `data.frame` with one row per
 #' record (all records of all files, in order) and columns `file` (only with

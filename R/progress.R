@@ -43,6 +43,9 @@ new_progress <- function(label, unit = c("bytes", "rows"), total = NA_real_) {
   p$base <- 0
   p$id <- NULL
   p$start <- proc.time()[[3L]]
+  # the bar's format calls these (cli evaluates the format in `p`)
+  p$rate_text <- progress_rate
+  p$count_text <- format_count
   p
 }
 
@@ -130,9 +133,32 @@ progress_format <- function(unit, known) {
     }
   } else {
     if (known) {
-      "{label} {cli::pb_bar} {cli::pb_current}/{cli::pb_total} rows | {cli::pb_rate} | ETA {cli::pb_eta}"
+      "{label} {cli::pb_bar} {count_text(cli::pb_current)}/{count_text(cli::pb_total)} rows | {rate_text(cli::pb_rate_raw)} | ETA {cli::pb_eta}"
     } else {
-      "{label} {cli::pb_spin} {cli::pb_current} rows | {cli::pb_rate} | {cli::pb_elapsed}"
+      "{label} {cli::pb_spin} {count_text(cli::pb_current)} rows | {rate_text(cli::pb_rate_raw)} | {cli::pb_elapsed}"
     }
   }
+}
+
+#' A progress label with a count: "Searching 1 text", "Searching 2,000 texts"
+#' @noRd
+count_label <- function(verb, n, noun) {
+  paste(verb, format_count(n), paste0(noun, if (n != 1) "s"))
+}
+
+#' A count in full, with thousands separators and never in scientific
+#' notation ("400,000", not "4e+05")
+#' @noRd
+format_count <- function(x) {
+  format(round(x), big.mark = ",", scientific = FALSE, trim = TRUE)
+}
+
+#' A rate of the bar ("400,000/s"; "?/s" while unknown), for rows: cli's own
+#' `pb_rate` formats with `digits = 2`, which shows 400000 as "4e+05"
+#' @noRd
+progress_rate <- function(rate) {
+  if (length(rate) != 1L || !is.finite(rate)) {
+    return("?/s")
+  }
+  paste0(format_count(rate), "/s")
 }

@@ -127,9 +127,10 @@
 #' @section Progress:
 #' In interactive sessions a search that runs for more than about two
 #' seconds (cli's `getOption("cli.progress_show_after")`) shows a progress
-#' bar with the bytes searched of the total (for files: the bytes read of
-#' the files' size, compressed bytes for compressed files), the rate and
-#' the time left. It is fed from the engine's counters, read on R's thread
+#' bar with the bytes searched of the total (for files: the file bytes of
+#' the records searched, of the files' size, compressed bytes for
+#' compressed files; a long record counts as its windows are searched), the
+#' rate and the time left. It is fed from the engine's counters, read on R's thread
 #' a few times a second, and costs nothing measurable. Turn it off with
 #' `options(ducksassy.progress = FALSE)`; it is never shown in
 #' non-interactive sessions (`Rscript`, `R CMD check`, knitr).
@@ -435,7 +436,7 @@ run_search <- function(plan, mode, call = rlang::caller_env(),
 
 # The progress bar's label for a search of `texts`.
 search_label <- function(texts) {
-  paste("Searching", format(length(texts), big.mark = ","), "texts")
+  count_label("Searching", length(texts), "text")
 }
 
 # The binding call for checked arguments (the vector and table searches

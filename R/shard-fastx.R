@@ -23,7 +23,10 @@ shard_fastx <- function(paths, plan, what, BPPARAM, call) {
   } else {
     setdiff(seq_len(nrow(shards)), attr(values, "missing_shards")$shard)
   }
+  not_utf8 <- sum(vapply(values, function(v) as.double(attr(v, "not_utf8", exact = TRUE) %||% 0), numeric(1)))
   out <- shard_bind(values)
+  attr(out, "not_utf8") <- NULL
+  inform_not_utf8(not_utf8, paths)
   if (has_file_column(paths)) {
     file <- rep(file_labels(paths)[shards$index[kept]], vapply(values, nrow, numeric(1)))
     out <- new_data_frame(c(list(file = file), out), nrow(out))
@@ -121,20 +124,27 @@ shard_fastx_work <- function(shard, args) {
     # the error's `path` field as the caller gave it
     res$path <- path.expand(shard$path)
   }
+  # headers that were not UTF-8: counted here, said once by shard_fastx()
+  not_utf8 <- if (is.list(res) && !inherits(res, "ducksassy_rust_error")) res$not_utf8
+  if (!is.null(not_utf8)) {
+    res$not_utf8 <- NULL
+  }
   res <- fastx_result(res, "paths", shard$path, call = call)
-  if (args$what == "crispr") {
-    return(new_crispr_hits(new_fastx_hits(res, shard$path, call = call,
+  out <- if (args$what == "crispr") {
+    new_crispr_hits(new_fastx_hits(res, shard$path, call = call,
       pattern_names = names(plan$guides), plan = plan
-    )))
-  }
-  if (args$what == "hits") {
-    return(new_fastx_hits(res, shard$path, call = call,
-      pattern_names = names(plan$patterns), plan = plan
     ))
+  } else if (args$what == "hits") {
+    new_fastx_hits(res, shard$path, call = call,
+      pattern_names = names(plan$patterns), plan = plan
+    )
+  } else {
+    values <- new_fastx_values(res, shard$path, plan$patterns, args$what, call = call)
+    # record numbers of the file, not of the range
+    values$record <- values$record + as.integer(shard$skip)
+    values
   }
-  out <- new_fastx_values(res, shard$path, plan$patterns, args$what, call = call)
-  # record numbers of the file, not of the range
-  out$record <- out$record + as.integer(shard$skip)
+  attr(out, "not_utf8") <- not_utf8
   out
 }
 

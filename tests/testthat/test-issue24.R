@@ -423,3 +423,165 @@ test_that("#24: sassy_crispr(best = TRUE) keeps the best hit per site, as the vi
   expect_false(is.unsorted(order(got$record, got$guide, got$start, got$end, got$strand)))
   expect_error(sassy_crispr(texts, guides, k = 3, best = NA), class = "ducksassy_input_error")
 })
+
+# A FASTA file whose first header has a Latin-1 byte (0xe9, "é") in its name
+# and its description; the second header is plain ASCII.
+latin1_fasta <- function() {
+  fa <- tempfile(fileext = ".fa")
+  writeBin(c(
+    charToRaw(">caf"), as.raw(0xe9), charToRaw(" d"), as.raw(0xe9), charToRaw("j\u00e0\n"),
+    charToRaw("ACGTACGTTTGACCA\n>plain\nGGGGACGTACGTCC\n")
+  ), fa)
+  fa
+}
+
+# The result of `expr` and the messages of class ducksassy_not_utf8 it gave.
+with_not_utf8 <- function(expr) {
+  msgs <- list()
+  value <- withCallingHandlers(expr, ducksassy_not_utf8 = function(m) {
+    msgs[[length(msgs) + 1L]] <<- m
+    invokeRestart("muffleMessage")
+  })
+  list(value = value, messages = vapply(msgs, conditionMessage, ""))
+}
+
+test_that("#24: headers that are not UTF-8 are read as Latin-1, in UTF-8, with one message", {
+  fa <- latin1_fasta()
+  on.exit(unlink(fa))
+  r <- with_not_utf8(sassy_read_fastx(fa))
+  recs <- r$value
+  expect_identical(recs$name, c("caf\u00e9", "plain"))
+  expect_identical(Encoding(recs$name), c("UTF-8", "unknown"))
+  expect_identical(nchar(recs$name), c(4L, 5L))
+  expect_identical(toupper(recs$name), c("CAF\u00c9", "PLAIN"))
+  # the description's 0xe9 and the bytes of "à" (c3 a0) read as Latin-1 too:
+  # the header is one string, not UTF-8 as a whole
+  expect_identical(recs$description, c("d\u00e9j\u00c3\u00a0", NA))
+  expect_identical(nchar(recs$description), c(5L, NA_integer_))
+  expect_length(r$messages, 1L)
+  expect_match(r$messages, "1 record header in .*\\.fa is not valid UTF-8: read as Latin-1", all = FALSE)
+  # the search verbs: names of hits and of count rows
+  h <- with_not_utf8(sassy_search_fastx(fa, "ACGTACGT", k = 0L))
+  expect_identical(unique(h$value$name), c("caf\u00e9", "plain"))
+  expect_identical(toupper(h$value$name[[1L]]), "CAF\u00c9")
+  expect_length(h$messages, 1L)
+  n <- with_not_utf8(sassy_count_fastx(fa, "ACGTACGT", k = 0L))
+  expect_identical(n$value$name, c("caf\u00e9", "plain"))
+  expect_identical(nchar(n$value$name), c(4L, 5L))
+  expect_length(n$messages, 1L)
+  # a sequence byte that is not UTF-8 (sassy_read_fastx() returns sequences)
+  sq <- tempfile(fileext = ".fa")
+  on.exit(unlink(sq), add = TRUE)
+  writeBin(c(charToRaw(">a\nAC"), as.raw(0xe9), charToRaw("GT\n")), sq)
+  r <- with_not_utf8(sassy_read_fastx(sq))
+  expect_identical(r$value$sequence, "AC\u00e9GT")
+  expect_identical(nchar(r$value$sequence), 5L)
+  expect_length(r$messages, 1L)
+  expect_match(r$messages, "1 sequence or quality in .*\\.fa are not valid UTF-8", all = FALSE)
+  # valid UTF-8 and ASCII headers: kept as they are, no message
+  ok <- tempfile(fileext = ".fa")
+  on.exit(unlink(ok), add = TRUE)
+  writeLines(enc2utf8(c(">caf\u00e9 d\u00e9j\u00e0", "ACGTACGT")), ok, useBytes = TRUE)
+  expect_no_message(recs <- sassy_read_fastx(ok))
+  expect_identical(recs$name, "caf\u00e9")
+  expect_identical(recs$description, "d\u00e9j\u00e0")
+})
+
+test_that("#24: sharded file searches say once that headers were not UTF-8", {
+  skip_if_not_installed("BiocParallel")
+  fa <- latin1_fasta()
+  on.exit(unlink(fa))
+  # one shard per record: one message, with the total
+  withr::local_options(ducksassy.shard_records = 1)
+  two <- tempfile(fileext = ".fa")
+  on.exit(unlink(two), add = TRUE)
+  file.copy(fa, two)
+  s <- with_not_utf8(sassy_count_fastx(c(fa, two), "ACGTACGT", k = 0L,
+    BPPARAM = BiocParallel::SerialParam()))
+  expect_identical(s$value$name, rep(c("caf\u00e9", "plain"), 2L))
+  expect_null(attr(s$value, "not_utf8"))
+  expect_length(s$messages, 1L)
+  expect_match(s$messages, "2 record headers in 2 files are not valid UTF-8", all = FALSE)
+  sh <- with_not_utf8(sassy_search_fastx(fa, "ACGTACGT", k = 0L, BPPARAM = BiocParallel::SerialParam()))
+  expect_identical(toupper(unique(sh$value$name)), c("CAF\u00c9", "PLAIN"))
+  expect_null(attr(sh$value, "not_utf8"))
+  expect_length(sh$messages, 1L)
+})
+
+test_that("#24: progress labels count in the singular and the plural", {
+  expect_identical(ducksassy:::search_label("ACGT"), "Searching 1 text")
+  expect_identical(ducksassy:::search_label(c("ACGT", "AC")), "Searching 2 texts")
+  expect_identical(ducksassy:::search_label(character(2e5)), "Searching 200,000 texts")
+  expect_identical(ducksassy:::fastx_label(c("a.fa", "b.fa")), "Searching 2 files")
+  expect_identical(ducksassy:::fastx_label("dir/a.fa"), "Searching a.fa")
+  expect_identical(ducksassy:::count_label("Searching", 1, "row"), "Searching 1 row")
+})
+
+test_that("#24: progress rates and counts are not in scientific notation", {
+  expect_identical(ducksassy:::progress_rate(4e5), "400,000/s")
+  expect_identical(ducksassy:::progress_rate(1234567.8), "1,234,568/s")
+  expect_identical(ducksassy:::progress_rate(0.4), "0/s")
+  expect_identical(ducksassy:::progress_rate(NaN), "?/s")
+  expect_identical(ducksassy:::progress_rate(Inf), "?/s")
+  expect_identical(ducksassy:::format_count(1e6), "1,000,000")
+  # the bar of rows formats through these
+  fmt <- ducksassy:::progress_format("rows", known = TRUE)
+  expect_match(fmt, "rate_text(cli::pb_rate_raw)", fixed = TRUE)
+  expect_no_match(fmt, "{cli::pb_rate}", fixed = TRUE)
+})
+
+test_that("#24: a time limit stops sassy_count and sassy_filter_fastx (max_n_frac: traceback)", {
+  skip_on_cran()
+  skip_on_os("windows")
+  skip_if_not_installed("callr")
+  # without max_n_frac these finish in about a second at k = 600 on 1 Mb
+  # (counts need no traceback, contains stops at its first hit); with it,
+  # every candidate end is traced back: tens of seconds
+  fa <- tempfile(fileext = ".fa")
+  out <- tempfile(fileext = ".fa")
+  on.exit(unlink(c(fa, out)), add = TRUE)
+  set.seed(1)
+  writeLines(c(">chr", random_dna(1e6)), fa)
+  p <- random_dna(1000)
+  expect_time_limit_error(under_time_limit(
+    function(fa, p) sassy_count(sassy_read_fastx(fa)$sequence, p, k = 600, max_n_frac = 0.5),
+    list(fa = fa, p = p)
+  ))
+  expect_time_limit_error(under_time_limit(
+    function(fa, p) sassy_count_fastx(fa, p, k = 600, max_n_frac = 0.5),
+    list(fa = fa, p = p)
+  ))
+  expect_time_limit_error(under_time_limit(
+    function(fa, p, out) sassy_filter_fastx(fa, p, k = 600, max_n_frac = 0.5, output = out),
+    list(fa = fa, p = p, out = out)
+  ))
+})
+
+test_that("#24: the progress of a file counts the bytes searched, not the bytes read ahead", {
+  # one 6 MB record: read (and so counted as read) long before it is
+  # searched; its 256 kb windows are what the bar counts
+  fa <- tempfile(fileext = ".fa")
+  on.exit(unlink(fa))
+  set.seed(1)
+  writeLines(c(">chr", random_dna(6e6)), fa)
+  p <- random_dna(1000)
+  seen <- new.env()
+  seen$calls <- list()
+  cb <- function(done, total) {
+    seen$calls[[length(seen$calls) + 1L]] <- c(done, total)
+    NULL
+  }
+  res <- ducksassy:::ds_fastx_search(fa,
+    ducksassy:::new_plan(p, 400L, "dna", cigar = FALSE, mode = "count",
+      max_hits = .Machine$integer.max, threads = 1L),
+    ducksassy:::new_read_options(c(bytes = NaN, records = NaN)), cb)
+  expect_false(inherits(res, "ducksassy_rust_error"))
+  expect_identical(res$records_per_file, 1)
+  calls <- do.call(rbind, seen$calls)
+  skip_if(is.null(calls), "the search ended before the first poll")
+  expect_true(all(calls[, 2L] == file.size(fa)))
+  expect_true(all(diff(calls[, 1L]) >= 0))
+  # the first poll comes while the record is searched (1 thread: seconds),
+  # long after it was read whole
+  expect_lt(calls[1L, 1L], file.size(fa))
+})

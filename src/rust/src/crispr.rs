@@ -77,7 +77,7 @@ fn search_files(plan: &SearchPlan, paths: &Robj, read: &crate::plan::ReadOptions
     let ctl = Control::new();
     let total = crate::progress::files_size(&paths);
     let mut progress = crate::progress::Progress::new(progress);
-    let mut poll = || progress.poll(|| crate::progress::file_bytes_read(&ctl, total));
+    let mut poll = || progress.poll(|| crate::progress::file_bytes_searched(&ctl, total));
     match fastx::search_regions(plan, &paths, read.range, read.batch, read.region, &ctl, &mut poll)? {
         SearchOutput::Hits(h) => {
             let r = crate::fastx::hits_to_r(&h, plan.cigar);

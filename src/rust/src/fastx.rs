@@ -32,7 +32,7 @@ fn ds_fastx_search(paths: Robj, plan: Robj, read: Robj, progress: Robj) -> Robj 
         let ctl = Control::new();
         let total = crate::progress::files_size(&paths);
         let mut progress = crate::progress::Progress::new(&progress);
-        let mut poll = || progress.poll(|| crate::progress::file_bytes_read(&ctl, total));
+        let mut poll = || progress.poll(|| crate::progress::file_bytes_searched(&ctl, total));
         let region = read.region && plan.mode == Mode::Hits;
         let out = fastx::search_regions(&plan, &paths, read.range, read.batch, region, &ctl, &mut poll)?;
         Ok(match out {
@@ -63,7 +63,7 @@ fn ds_fastx_filter(path: Robj, output: Robj, invert: bool, gzip: bool, plan: Rob
         let ctl = Control::new();
         let total = crate::progress::files_size(std::slice::from_ref(&path));
         let mut progress = crate::progress::Progress::new(&progress);
-        let mut poll = || progress.poll(|| crate::progress::file_bytes_read(&ctl, total));
+        let mut poll = || progress.poll(|| crate::progress::file_bytes_searched(&ctl, total));
         let c = fastx::filter(&plan, &path, &output, gzip, invert, read.batch, &ctl, &mut poll)?;
         let mut v = Doubles::from_values([c.read as f64, c.written as f64]);
         v.set_names(["read", "written"]).map_err(|e| CoreError::Internal(e.to_string()))?;
@@ -102,7 +102,11 @@ fn ds_fastx_read(path: Robj, n_max: f64, batch_bytes: f64, batch_records: f64) -
         let fastq = recs.format == Some(Format::Fastq);
         let quality = if fastq { strings_r(n, |i| Some(recs.qual.get(i))) } else { Robj::from(()) };
         let format = if fastq { "fastq" } else { "fasta" };
-        Ok(list!(format = format, name = name, description = description, sequence = sequence, quality = quality).into())
+        // headers (name and description), and sequences or qualities, that
+        // were not UTF-8, for R's message
+        let headers = not_utf8((0..n).map(|i| recs.header.get(i)));
+        let letters = not_utf8((0..n).map(|i| recs.seq.get(i))) + if fastq { not_utf8((0..n).map(|i| recs.qual.get(i))) } else { 0.0 };
+        Ok(list!(format = format, name = name, description = description, sequence = sequence, quality = quality, not_utf8 = headers, letters_not_utf8 = letters).into())
     })()))
 }
 
@@ -160,21 +164,35 @@ fn one_path(x: &Robj, arg: &'static str) -> Result<String, CoreError> {
 
 /// One CHARSXP. Bytes come from the reader, which refuses NUL bytes in what
 /// becomes a string (R would raise an error through the Rust frames); ASCII
-/// and valid UTF-8 are marked as such, anything else as bytes.
+/// and valid UTF-8 are marked as such. Anything else (a header written in
+/// Latin-1, say) is read as Latin-1 and converted to UTF-8, each byte one
+/// letter, so that R can work with it (`nchar()`, `toupper()` fail on strings
+/// marked as bytes); `not_utf8()` counts such strings for R's message.
 unsafe fn mkchar(b: &[u8]) -> ffi::SEXP {
     debug_assert!(memchr_nul(b).is_none());
     let b = match memchr_nul(b) {
         Some(i) => &b[..i],
         None => b,
     };
-    let enc = if b.is_ascii() {
-        ffi::cetype_t::CE_NATIVE
+    if b.is_ascii() {
+        ffi::Rf_mkCharLenCE(b.as_ptr() as *const _, b.len() as c_int, ffi::cetype_t::CE_NATIVE)
     } else if std::str::from_utf8(b).is_ok() {
-        ffi::cetype_t::CE_UTF8
+        ffi::Rf_mkCharLenCE(b.as_ptr() as *const _, b.len() as c_int, ffi::cetype_t::CE_UTF8)
     } else {
-        ffi::cetype_t::CE_BYTES
-    };
-    ffi::Rf_mkCharLenCE(b.as_ptr() as *const _, b.len() as c_int, enc)
+        let s = latin1_to_utf8(b);
+        ffi::Rf_mkCharLenCE(s.as_ptr() as *const _, s.len() as c_int, ffi::cetype_t::CE_UTF8)
+    }
+}
+
+/// The UTF-8 of `b` read as Latin-1 (ISO 8859-1: byte `x` is U+00xx).
+fn latin1_to_utf8(b: &[u8]) -> String {
+    b.iter().map(|&c| c as char).collect()
+}
+
+/// How many of `strings` are not valid UTF-8 (and so come back converted
+/// from Latin-1 by `mkchar()`).
+fn not_utf8<'a>(strings: impl Iterator<Item = &'a [u8]>) -> f64 {
+    strings.filter(|b| !b.is_ascii() && std::str::from_utf8(b).is_err()).count() as f64
 }
 
 fn memchr_nul(b: &[u8]) -> Option<usize> {
@@ -244,7 +262,8 @@ pub(crate) fn hits_to_r(h: &FastxHits, cigar: bool) -> Result<Robj, FastxError> 
     } else {
         Robj::from(())
     };
-    Ok(list!(hits = cols, file = file, name = name, length = length, region = region).into())
+    let not_utf8 = not_utf8((0..h.names.len()).map(|i| h.names.get(i)));
+    Ok(list!(hits = cols, file = file, name = name, length = length, region = region, not_utf8 = not_utf8).into())
 }
 
 /// The number of records of each file (doubles), the name of each record,
@@ -272,7 +291,8 @@ fn values_to_r(v: &FastxValues, logical: bool) -> Result<Robj, FastxError> {
         })
         .collect();
     let values = List::from_values(columns);
-    Ok(list!(records_per_file = records_per_file, name = name, values = values).into())
+    let not_utf8 = not_utf8((0..n).map(|i| v.names.get(i)));
+    Ok(list!(records_per_file = records_per_file, name = name, values = values, not_utf8 = not_utf8).into())
 }
 
 extendr_module! {

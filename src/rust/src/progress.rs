@@ -62,10 +62,11 @@ pub(crate) fn bytes_searched(ctl: &Control) -> (u64, Option<u64>) {
     (ctl.done_bytes.load(Relaxed), Some(ctl.total_bytes.load(Relaxed)))
 }
 
-/// Progress of a file search: file bytes read (compressed bytes for
-/// compressed files) of the files' sizes (`None` when one is unknown).
-pub(crate) fn file_bytes_read(ctl: &Control, total: Option<u64>) -> (u64, Option<u64>) {
-    (ctl.read_bytes.load(Relaxed), total)
+/// Progress of a file search: file bytes searched (compressed bytes for
+/// compressed files; `Control::file_bytes_searched`, not the bytes read
+/// ahead) of the files' sizes (`None` when one is unknown).
+pub(crate) fn file_bytes_searched(ctl: &Control, total: Option<u64>) -> (u64, Option<u64>) {
+    (ctl.file_bytes_searched(), total)
 }
 
 /// The summed size of `paths` on disk, or `None` when one is unknown.

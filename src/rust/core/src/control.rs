@@ -23,6 +23,13 @@ pub struct Control {
     /// File bytes read so far (compressed bytes for compressed files), for
     /// the progress of file searches; counted by the FASTX reader.
     pub read_bytes: AtomicU64,
+    /// File bytes searched: `read_bytes` as it was when the last batch
+    /// whose search finished was read (the FASTX stream sets it).
+    pub searched_bytes: AtomicU64,
+    /// `read_bytes` as it was when the batch now searched was read; the
+    /// engine's `done_bytes` of `total_bytes` tell how far into it the
+    /// search is.
+    pub batch_read_to: AtomicU64,
     /// Hits produced and held so far (updated after every sassy call that
     /// found some), against `max_hits`. After a limit error it tells how many
     /// hits were held when the workers stopped.
@@ -40,6 +47,58 @@ pub struct Control {
 impl Control {
     pub fn new() -> Self {
         Control { first_failed: AtomicUsize::new(usize::MAX), ..Default::default() }
+    }
+
+    /// File bytes searched, for the progress of a file search: not
+    /// `read_bytes`, since the reader runs batches ahead of the search (a
+    /// file of one long record is read long before it is searched), but the
+    /// bytes of the batches searched and, of the batch now searched, the
+    /// share the engine did (per task: a window of a long record).
+    pub fn file_bytes_searched(&self) -> u64 {
+        searched_of(
+            self.searched_bytes.load(Relaxed),
+            self.batch_read_to.load(Relaxed),
+            self.done_bytes.load(Relaxed),
+            self.total_bytes.load(Relaxed),
+        )
+    }
+}
+
+/// `searched` (file bytes of the batches done) plus the part of the batch
+/// now searched (file bytes `searched..batch_to`) that the engine did:
+/// `done` of `total` text bytes (nothing while `total` is 0).
+fn searched_of(searched: u64, batch_to: u64, done: u64, total: u64) -> u64 {
+    let span = batch_to.saturating_sub(searched);
+    if total == 0 || span == 0 {
+        return searched;
+    }
+    let frac = done.min(total) as f64 / total as f64;
+    searched + (span as f64 * frac) as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_bytes_searched_counts_the_batch_searched_by_its_share() {
+        // nothing searched yet, a batch of 6 MB read: 0, not 6 MB
+        assert_eq!(searched_of(0, 6_000_000, 0, 0), 0);
+        assert_eq!(searched_of(0, 6_000_000, 0, 5_999_990), 0);
+        // a quarter of its windows done
+        assert_eq!(searched_of(0, 6_000_000, 1_500_000, 6_000_000), 1_500_000);
+        // batches before it done, half of it
+        assert_eq!(searched_of(1_000, 3_000, 50, 100), 2_000);
+        // the engine's count never takes it past the batch
+        assert_eq!(searched_of(1_000, 3_000, 500, 100), 3_000);
+        // between batches (the engine's counters reset)
+        assert_eq!(searched_of(3_000, 3_000, 0, 0), 3_000);
+        let ctl = Control::new();
+        ctl.searched_bytes.store(10, Relaxed);
+        ctl.batch_read_to.store(110, Relaxed);
+        ctl.done_bytes.store(3, Relaxed);
+        ctl.total_bytes.store(4, Relaxed);
+        assert_eq!(ctl.file_bytes_searched(), 85);
     }
 }
 

@@ -223,6 +223,10 @@ pub struct Batch {
     pub qual: Column,
     /// Record texts ending in a line break (when kept), or empty.
     pub raw: Column,
+    /// The file bytes read (`Control::read_bytes`, over all files) when the
+    /// batch was complete: for progress, the bytes searched once this batch
+    /// is (see [`stream`]).
+    pub read_to: u64,
 }
 
 impl Batch {
@@ -301,7 +305,17 @@ pub fn stream(
                     }
                 }
                 match rx.recv_timeout(POLL_INTERVAL) {
-                    Ok(Ok(batch)) => on_batch(batch, &mut *poll)?,
+                    Ok(Ok(batch)) => {
+                        // progress: the bytes read up to this batch are
+                        // searched once it is; the engine's counters (reset
+                        // here, set by its run) tell how far it is
+                        let to = batch.read_to;
+                        ctl.done_bytes.store(0, Relaxed);
+                        ctl.total_bytes.store(0, Relaxed);
+                        ctl.batch_read_to.store(to, Relaxed);
+                        on_batch(batch, &mut *poll)?;
+                        ctl.searched_bytes.store(to, Relaxed);
+                    }
                     Ok(Err(e)) => return Err(e),
                     Err(RecvTimeoutError::Timeout) => {}
                     Err(RecvTimeoutError::Disconnected) => return Ok(()),

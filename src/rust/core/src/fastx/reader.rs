@@ -51,6 +51,7 @@ fn read_file(fi: usize, path: &str, opts: &ReadOptions, tx: &Sender<Msg>, stop: 
         // no bytes, or only blank and comment lines: zero records (as
         // Biostrings reads it; empty demultiplexed samples are routine), an
         // empty batch of no format
+        batch.read_to = read.load(Relaxed);
         return Ok(tx.send(Ok(batch)).is_ok());
     }
     let skipped = plain.lines_skipped;
@@ -105,12 +106,14 @@ fn read_file(fi: usize, path: &str, opts: &ReadOptions, tx: &Sender<Msg>, stop: 
         n += 1;
         if batch.len() >= opts.batch_records.max(1) || batch.bytes() >= opts.batch_bytes.max(1) {
             let next = Batch { format: batch.format, ..Batch::new(fi, n) };
+            batch.read_to = read.load(Relaxed);
             if tx.send(Ok(std::mem::replace(&mut batch, next))).is_err() {
                 return Ok(false);
             }
             sent = true;
         }
     }
+    batch.read_to = read.load(Relaxed);
     if (!batch.is_empty() || !sent) && tx.send(Ok(batch)).is_err() {
         return Ok(false);
     }
