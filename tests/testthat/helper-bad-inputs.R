@@ -281,7 +281,7 @@ bad_input_matrix <- list(
       pam_length = quote(3L), allow_pam_edits = quote(FALSE),
       max_n_frac = quote(0.2), rc = quote(TRUE), cigar = quote(TRUE),
       cigar_style = quote("sam"), region = quote(TRUE),
-      threads = quote(1L), indels = quote(TRUE)
+      threads = quote(1L), indels = quote(TRUE), best = quote(FALSE)
     ),
     ok = list(
       texts = c("na_character", "string", "wrong_length", "empty", "empty_string", "long_string", "matrix"),
