@@ -81,3 +81,14 @@ expect_prompt_interrupt <- function(r) {
 small_search <- function() {
   sassy_search(c("AAAATTGAAA", "CCCATCACCC"), c("ATCG", "GATTACA"), k = 1L)
 }
+
+# The search session of a Ctrl-C test, closed when the test ends; skips
+# where such a test cannot run (CRAN, Windows, without callr, ps or `pkgs`).
+interrupt_test_session <- function(pkgs = character(), env = parent.frame()) {
+  skip_on_cran()
+  skip_on_os("windows")
+  for (pkg in c("callr", "ps", pkgs)) skip_if_not_installed(pkg)
+  rs <- new_search_session()
+  withr::defer(rs$close(), envir = env)
+  rs
+}

@@ -7,12 +7,7 @@
 # (helpers in helper-interrupt.R)
 
 test_that("Ctrl-C stops sassy_search() on a large input within a second; the next call is correct; memory is released", {
-  skip_on_cran()
-  skip_on_os("windows")
-  skip_if_not_installed("callr")
-  skip_if_not_installed("ps")
-  rs <- new_search_session()
-  on.exit(rs$close(), add = TRUE)
+  rs <- interrupt_test_session()
   # 2 million random 150-bp reads (about 10 s to search on 2 cores)
   rs$run(function() {
     set.seed(1)
@@ -52,12 +47,7 @@ test_that("Ctrl-C stops sassy_search() on a large input within a second; the nex
 })
 
 test_that("Ctrl-C stops a file search within a second; the next call is correct", {
-  skip_on_cran()
-  skip_on_os("windows")
-  skip_if_not_installed("callr")
-  skip_if_not_installed("ps")
-  rs <- new_search_session()
-  on.exit(rs$close(), add = TRUE)
+  rs <- interrupt_test_session()
   fq <- tempfile(fileext = ".fq")
   on.exit(unlink(fq), add = TRUE)
   rs$run(function(fq) {
@@ -126,34 +116,17 @@ table_interrupt_case <- function(rs, connect) {
 }
 
 test_that("Ctrl-C stops a table search (RSQLite) within a second; the connection and the next call work", {
-  skip_on_cran()
-  skip_on_os("windows")
-  skip_if_not_installed("callr")
-  skip_if_not_installed("ps")
-  skip_if_not_installed("RSQLite")
-  rs <- new_search_session()
-  on.exit(rs$close(), add = TRUE)
+  rs <- interrupt_test_session("RSQLite")
   table_interrupt_case(rs, function() DBI::dbConnect(RSQLite::SQLite(), ":memory:"))
 })
 
 test_that("Ctrl-C stops a table search (duckdb) within a second; the connection and the next call work", {
-  skip_on_cran()
-  skip_on_os("windows")
-  skip_if_not_installed("callr")
-  skip_if_not_installed("ps")
-  skip_if_not_installed("duckdb")
-  rs <- new_search_session()
-  on.exit(rs$close(), add = TRUE)
+  rs <- interrupt_test_session("duckdb")
   table_interrupt_case(rs, function() DBI::dbConnect(duckdb::duckdb()))
 })
 
 test_that("Ctrl-C stops one heavy record (a 4,096-letter pattern at k = 2,500) within a second", {
-  skip_on_cran()
-  skip_on_os("windows")
-  skip_if_not_installed("callr")
-  skip_if_not_installed("ps")
-  rs <- new_search_session()
-  on.exit(rs$close(), add = TRUE)
+  rs <- interrupt_test_session()
   set.seed(4096)
   letters4 <- c("A", "C", "G", "T")
   p <- paste(sample(letters4, 4096, TRUE), collapse = "")
@@ -192,12 +165,7 @@ hit_dense_case <- function() {
 }
 
 test_that("Ctrl-C stops a hit-dense search (all_endpoints, N-rich texts) within a second", {
-  skip_on_cran()
-  skip_on_os("windows")
-  skip_if_not_installed("callr")
-  skip_if_not_installed("ps")
-  rs <- new_search_session()
-  on.exit(rs$close(), add = TRUE)
+  rs <- interrupt_test_session()
   rs$run(function(texts) {
     dense <<- texts
     invisible(gc())

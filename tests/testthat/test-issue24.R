@@ -185,13 +185,7 @@ test_that("#24: searches inside DuckDB on few long rows cannot be stopped (time 
 })
 
 test_that("#24: searches inside DuckDB on few long rows cannot be stopped (Ctrl-C)", {
-  skip_on_cran()
-  skip_on_os("windows")
-  skip_if_not_installed("callr")
-  skip_if_not_installed("ps")
-  skip_if_not_installed("duckdb")
-  rs <- new_search_session()
-  on.exit(rs$close(), add = TRUE)
+  rs <- interrupt_test_session("duckdb")
   rs$run(long_rows_setup)
   # the table verb raises its documented condition
   r <- interrupt_call(rs, function() {
