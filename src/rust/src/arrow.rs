@@ -55,6 +55,8 @@ struct Running {
     /// Dropped after the join: releases the Arrow batch the search read.
     array: Option<OwnedArray>,
     plan: Arc<SearchPlan>,
+    /// An assignment's margin (`plan::margin`).
+    margin: i32,
 }
 
 impl Drop for Running {
@@ -82,13 +84,17 @@ impl Drop for Running {
 #[extendr]
 fn ds_table_submit(seq: Robj, column: i32, format: &str, plan: Robj) -> Robj {
     guard(|| {
+        let margin = match crate::plan::margin(&plan) {
+            Ok(m) => m,
+            Err(e) => return error_value(&e),
+        };
         let plan = match crate::plan::search_plan(&plan) {
             Ok(p) => Arc::new(p),
             Err(e) => return error_value(&e),
         };
         let started = match unsafe { ffi::TYPEOF(seq.get()) } {
-            ffi::SEXPTYPE::EXTPTRSXP if seq.inherits("nanoarrow_array") => submit_arrow(&seq, column, format, plan),
-            ffi::SEXPTYPE::STRSXP => submit_strings(&seq, plan),
+            ffi::SEXPTYPE::EXTPTRSXP if seq.inherits("nanoarrow_array") => submit_arrow(&seq, column, format, plan, margin),
+            ffi::SEXPTYPE::STRSXP => submit_strings(&seq, plan, margin),
             _ => Err(CoreError::Internal("ds_table_submit() needs a nanoarrow_array or a character vector".into())),
         };
         started.unwrap_or_else(|e| error_value(&e))
@@ -103,7 +109,7 @@ fn ds_table_collect(handle: Robj) -> Robj {
         let Some(mut running) = take_running(&handle) else {
             return error_value(&CoreError::Internal("the table search job was already collected".into()));
         };
-        let plan = running.plan.clone();
+        let (plan, margin) = (running.plan.clone(), running.margin);
         let job = running.job.take().expect("a running job has its search");
         let mut poll = || crate::interrupt::pending();
         let out = job.wait(&mut poll);
@@ -111,7 +117,7 @@ fn ds_table_collect(handle: Robj) -> Robj {
         // only now: polling may have run R code (and the GC) meanwhile
         clear_prot(&handle);
         match out {
-            Ok(out) => output_to_r(out, &plan),
+            Ok(out) => output_to_r(out, &plan, margin),
             Err(e) => {
                 if matches!(e, CoreError::Interrupted | CoreError::TooManyHits { .. }) {
                     release_memory();
@@ -170,7 +176,7 @@ fn new_handle(running: Running, prot: &Robj) -> Robj {
 }
 
 /// The Arrow path: move the batch into the job, view its sequence column.
-fn submit_arrow(seq: &Robj, column: i32, format: &str, plan: Arc<SearchPlan>) -> Result<Robj, CoreError> {
+fn submit_arrow(seq: &Robj, column: i32, format: &str, plan: Arc<SearchPlan>, margin: i32) -> Result<Robj, CoreError> {
     let layout = StringLayout::parse(format)
         .ok_or_else(|| CoreError::Internal(format!("ds_table_submit(): unsupported Arrow format \"{format}\"")))?;
     // SAFETY: a nanoarrow_array external pointer holds a `struct ArrowArray*`
@@ -188,7 +194,7 @@ fn submit_arrow(seq: &Robj, column: i32, format: &str, plan: Arc<SearchPlan>) ->
     // alive; `Running` drops (joins) the job before it releases `owned`.
     let views: Vec<Option<&'static [u8]>> = unsafe { std::mem::transmute(views) };
     let job = Job::spawn(plan.clone(), views)?;
-    Ok(new_handle(Running { job: Some(job), array: Some(owned), plan }, &Robj::from(())))
+    Ok(new_handle(Running { job: Some(job), array: Some(owned), plan, margin }, &Robj::from(())))
 }
 
 fn arrow_error(msg: String) -> CoreError {
@@ -198,7 +204,7 @@ fn arrow_error(msg: String) -> CoreError {
 /// The character vector path: borrow the CHARSXPs, keep the vector in the
 /// handle. An ALTREP vector is first copied into an ordinary one, whose
 /// elements are real CHARSXPs that the copy holds.
-fn submit_strings(seq: &Robj, plan: Arc<SearchPlan>) -> Result<Robj, CoreError> {
+fn submit_strings(seq: &Robj, plan: Arc<SearchPlan>, margin: i32) -> Result<Robj, CoreError> {
     let keep = unsafe {
         if ffi::ALTREP(seq.get()) != 0 {
             let n = ffi::Rf_xlength(seq.get());
@@ -217,7 +223,7 @@ fn submit_strings(seq: &Robj, plan: Arc<SearchPlan>) -> Result<Robj, CoreError> 
     // joined (collect, cancel, finalizer), and R never moves or changes them.
     let views: Vec<Option<&'static [u8]>> = unsafe { std::mem::transmute(views) };
     let job = Job::spawn(plan.clone(), views)?;
-    Ok(new_handle(Running { job: Some(job), array: None, plan }, &keep))
+    Ok(new_handle(Running { job: Some(job), array: None, plan, margin }, &keep))
 }
 
 extendr_module! {

@@ -65,7 +65,7 @@ fn search_texts(texts: Robj, plan: &Robj, progress: &Robj) -> std::result::Resul
             ducksassy_core::hits::recycle(bufs);
             Ok(r)
         }
-        Output::Values(_) => Err(CoreError::Internal("a CRISPR search returned counts".into())),
+        Output::Values(_) | Output::Best(_) => Err(CoreError::Internal("a CRISPR search returned counts".into())),
     }
 }
 
@@ -84,7 +84,7 @@ fn search_files(plan: &SearchPlan, paths: &Robj, read: &crate::plan::ReadOptions
             ducksassy_core::hits::recycle(h.bufs);
             r
         }
-        SearchOutput::Values(_) => Err(CoreError::Internal("a CRISPR search returned counts".into()).into()),
+        SearchOutput::Values(_) | SearchOutput::Best(_) => Err(CoreError::Internal("a CRISPR search returned counts".into()).into()),
     }
 }
 

@@ -26,6 +26,7 @@ use std::os::raw::c_int;
 #[extendr]
 fn ds_fastx_search(paths: Robj, plan: Robj, read: Robj, progress: Robj) -> Robj {
     crate::guard(|| fastx_result((|| -> Result<Robj, FastxError> {
+        let margin = crate::plan::margin(&plan)?;
         let plan = crate::plan::search_plan(&plan)?;
         let read = crate::plan::read_options(&read, plan.threads)?;
         let paths = path_strings(&paths, "paths")?;
@@ -42,6 +43,7 @@ fn ds_fastx_search(paths: Robj, plan: Robj, read: Robj, progress: Robj) -> Robj 
                 r?
             }
             SearchOutput::Values(v) => values_to_r(&v, plan.mode == Mode::Contains)?,
+            SearchOutput::Best(b) => best_to_r(&b, margin)?,
         })
     })()))
 }
@@ -270,6 +272,18 @@ pub(crate) fn hits_to_r(h: &FastxHits, cigar: bool) -> Result<Robj, FastxError> 
 /// and one value vector per pattern (integer counts, or logical), so that R
 /// makes the record numbers (`seq_len()` is compact for one file) and the
 /// columns without copies.
+/// `list(records_per_file, name, best)`: as [`values_to_r`], with the
+/// assignment columns of every record (`assign::best_to_r`).
+fn best_to_r(b: &fastx::FastxBest, margin: i32) -> Result<Robj, FastxError> {
+    let n = b.names.len();
+    if b.records_per_file.iter().sum::<u64>() != n as u64 || b.best.len() != n {
+        return Err(CoreError::Internal("record counts disagree".into()).into());
+    }
+    let records_per_file = Doubles::from_values(b.records_per_file.iter().map(|&c| c as f64));
+    let name = strings_r(n, |i| Some(b.names.get(i)));
+    Ok(list!(records_per_file = records_per_file, name = name, best = crate::assign::best_to_r(&b.best, margin)).into())
+}
+
 fn values_to_r(v: &FastxValues, logical: bool) -> Result<Robj, FastxError> {
     let n = v.names.len();
     if v.records_per_file.iter().sum::<u64>() != n as u64 || v.values.iter().any(|c| c.len() != n) {

@@ -3,6 +3,7 @@
 //! CHARSXPs (no copy); R objects are only touched on this (R's main) thread.
 
 mod arrow;
+mod assign;
 mod cigar;
 mod crispr;
 mod error;
@@ -140,12 +141,13 @@ fn ds_rust_simd() -> &'static str {
 }
 
 fn search(texts: Robj, plan: &Robj, progress: &Robj) -> std::result::Result<Robj, CoreError> {
+    let margin = plan::margin(plan)?;
     let plan = plan::search_plan(plan)?;
     let texts = borrow_strings(&texts, "texts")?;
     let ctl = Control::new();
     let mut progress = progress::Progress::new(progress);
     let mut poll = || progress.poll(|| progress::bytes_searched(&ctl));
-    if plan.mode != Mode::Hits {
+    if plan.values() {
         // counts and flags are written by the workers straight into the R
         // vector (no second copy of a records x patterns matrix)
         let cells = ducksassy_core::engine::value_cells(&plan, texts.len())?;
@@ -154,7 +156,7 @@ fn search(texts: Robj, plan: &Robj, progress: &Robj) -> std::result::Result<Robj
         });
     }
     let out = run(&plan, &texts, &ctl, Some(&mut poll))?;
-    Ok(output_to_r(out, &plan))
+    Ok(output_to_r(out, &plan, margin))
 }
 
 /// An integer (or logical) R vector of `n` cells filled by `fill`, which
@@ -176,7 +178,7 @@ fn values_with<E>(n: usize, logical: bool, fill: impl FnOnce(&mut [i32]) -> std:
 }
 
 /// A search's output as R values: the hit columns, or counts / flags.
-pub(crate) fn output_to_r(out: Output, plan: &SearchPlan) -> Robj {
+pub(crate) fn output_to_r(out: Output, plan: &SearchPlan, margin: i32) -> Robj {
     match out {
         Output::Hits(bufs) => {
             let r = hits_to_r(&bufs, plan.cigar);
@@ -184,6 +186,7 @@ pub(crate) fn output_to_r(out: Output, plan: &SearchPlan) -> Robj {
             r
         }
         Output::Values(v) => values_to_r(&v, plan.mode == Mode::Contains),
+        Output::Best(b) => assign::best_to_r(&b, margin),
     }
 }
 

@@ -46,6 +46,12 @@ impl<'a> Fields<'a> {
         CoreError::Internal(format!("the {} field `{name}` is not {expected}", self.what))
     }
 
+    /// The field, or `None` when the list has none (fields that older
+    /// callers, e.g. the table plans, do not set).
+    fn optional(&self, name: &str) -> Option<&Robj> {
+        self.fields.iter().find(|(n, _)| *n == name).map(|(_, v)| v)
+    }
+
     /// `TRUE` or `FALSE`.
     fn flag(&self, name: &str) -> Result<bool, CoreError> {
         let x = self.get(name)?;
@@ -120,6 +126,7 @@ pub(crate) fn search_plan(plan: &Robj) -> Result<SearchPlan, CoreError> {
         mode: Mode::parse(f.string("mode")?)?,
         max_hits: f.number_or_null("max_hits")?.map(|m| m.max(0.0) as u64),
         indels: f.flag("indels")?,
+        ends: ends(&f)?,
         // anything newer (e.g. windowing of long records) at its default
         ..Default::default()
     };
@@ -143,6 +150,27 @@ pub(crate) fn search_plan(plan: &Robj) -> Result<SearchPlan, CoreError> {
             crispr::plan(&opts, &patterns, &c)
         }
     }
+}
+
+/// `ends`: absent or `NULL` (whole records), or two whole numbers >= 0
+/// (R checks the shape and recycles one number to both ends).
+fn ends(f: &Fields) -> Result<Option<(usize, usize)>, CoreError> {
+    if f.optional("ends").is_none_or(|x| x.is_null()) {
+        return Ok(None);
+    }
+    match f.whole_numbers_or_null("ends")?.as_deref() {
+        Some(&[a, b]) if a >= 0 && b >= 0 => Ok(Some((a as usize, b as usize))),
+        _ => Err(f.bad("ends", "two whole numbers >= 0")),
+    }
+}
+
+/// The `margin` of an assignment plan (absent or `NULL`: 0).
+pub(crate) fn margin(plan: &Robj) -> Result<i32, CoreError> {
+    let f = Fields::new(plan, "search plan")?;
+    if f.optional("margin").is_none_or(|x| x.is_null()) {
+        return Ok(0);
+    }
+    Ok(f.number("margin")?.clamp(0.0, i32::MAX as f64) as i32)
 }
 
 fn alphabet(name: &str) -> Result<Alphabet, CoreError> {

@@ -113,6 +113,7 @@ fn measure(plan: &SearchPlan, texts: &[Vec<u8>]) -> (u64, u64, u64) {
             n
         }
         Output::Values(v) => v.iter().map(|&x| x.max(0) as u64).sum(),
+        Output::Best(b) => b.iter().filter(|b| b.hit.is_some()).count() as u64,
     };
     drop(views);
     (a1 - a0, b1 - b0, n)

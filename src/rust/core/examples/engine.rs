@@ -62,6 +62,11 @@ fn main() {
                 // as the R binding does once it has copied the columns out
                 hits::recycle(bufs);
             }
+            Output::Best(b) => {
+                for h in b.iter().filter_map(|b| b.hit) {
+                    s.add(h.start as usize, h.cost, h.minus, 0);
+                }
+            }
             Output::Values(v) => {
                 s.hits = v.iter().map(|&x| x.max(0) as u64).sum();
             }

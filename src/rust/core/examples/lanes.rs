@@ -47,6 +47,7 @@ fn engine(plan: &SearchPlan, texts: &[Option<&[u8]>]) -> u64 {
             n
         }
         Output::Values(v) => v.iter().map(|&x| x.max(0) as u64).sum(),
+        Output::Best(b) => b.iter().filter(|b| b.hit.is_some()).count() as u64,
     }
 }
 

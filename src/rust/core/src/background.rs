@@ -137,7 +137,7 @@ mod tests {
     fn values(o: Outcome) -> Vec<i32> {
         match o.unwrap() {
             Output::Values(v) => v,
-            Output::Hits(_) => panic!("hits"),
+            Output::Hits(_) | Output::Best(_) => panic!("hits"),
         }
     }
 

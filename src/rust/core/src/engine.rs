@@ -13,6 +13,7 @@
 //! error exceed the limit by at most one call's hits per thread.
 
 pub use crate::control::{Control, Stop, POLL_INTERVAL};
+use crate::assign::Best;
 use crate::error::{CoreError, Rule, Value};
 use crate::hits::HitBuffer;
 use crate::options::{Mode, PatternGroup, SearchPlan};
@@ -48,13 +49,15 @@ pub enum Output {
     /// `records x patterns` values in column-major order (record fastest):
     /// counts, or 0/1 for contains; [`NA_INT`] for missing texts.
     Values(Vec<i32>),
+    /// One assignment per record (`assign.rs`).
+    Best(Vec<Best>),
 }
 
 impl Output {
     pub fn n_hits(&self) -> usize {
         match self {
             Output::Hits(b) => b.iter().map(|b| b.len()).sum(),
-            Output::Values(_) => 0,
+            Output::Values(_) | Output::Best(_) => 0,
         }
     }
 }
@@ -79,7 +82,10 @@ pub fn run(
     poll: Option<&mut dyn FnMut() -> bool>,
 ) -> Result<Output, CoreError> {
     check_texts(texts)?;
-    if plan.mode != Mode::Hits {
+    if let Some(ends) = plan.ends {
+        return run_ends(plan, ends, texts, ctl, poll);
+    }
+    if plan.values() {
         // every cell is written (run_values); in test builds a poison value
         // instead of zeros lets the oracle tests catch a cell left out,
         // which in R's uninitialised vector would be garbage
@@ -90,8 +96,26 @@ pub fn run(
     }
     let tasks = plan_tasks(plan, texts);
     let results = execute(plan, texts, &tasks, ctl, poll, None)?;
+    let out = if plan.mode == Mode::Assign { merge_best(texts.len(), &tasks, results) } else { merge(plan, &tasks, results) };
     // the workers may have passed their last check before the cancel came
-    interrupted_wins(ctl.cancel.load(Relaxed), merge(plan, &tasks, results))
+    interrupted_wins(ctl.cancel.load(Relaxed), out)
+}
+
+/// [`run`] of the ends of the records (`ends.rs`): the slices are searched
+/// as texts, their results become the records'.
+fn run_ends(plan: &SearchPlan, ends: (usize, usize), texts: &[Option<&[u8]>], ctl: &Control, poll: Option<&mut dyn FnMut() -> bool>) -> Result<Output, CoreError> {
+    let slices = crate::ends::slices(texts, ends);
+    let whole = SearchPlan { ends: None, ..plan.clone() };
+    let out = run(&whole, &slices.texts, ctl, poll).map_err(|e| slices.error(e))?;
+    Ok(match out {
+        Output::Hits(bufs) => Output::Hits(slices.hits(bufs)),
+        Output::Values(v) => {
+            let mut out = vec![0; value_cells(plan, texts.len())?];
+            slices.values(&v, plan.patterns.len(), plan.mode == Mode::Count, &mut out);
+            Output::Values(out)
+        }
+        Output::Best(b) => Output::Best(slices.best(b, texts.len())),
+    })
 }
 
 /// Count or contains (`plan.mode`) into `out`, the `records x patterns`
@@ -110,8 +134,13 @@ pub fn run_values(
     out: &mut [i32],
 ) -> Result<(), CoreError> {
     check_texts(texts)?;
-    if plan.mode == Mode::Hits || out.len() != value_cells(plan, texts.len())? {
+    if !plan.values() || out.len() != value_cells(plan, texts.len())? {
         return Err(CoreError::Internal("run_values needs a count or contains plan and a records x patterns matrix".into()));
+    }
+    if plan.ends.is_some() {
+        let Output::Values(v) = run(plan, texts, ctl, poll)? else { unreachable!("a values plan") };
+        out.copy_from_slice(&v);
+        return Ok(());
     }
     let tasks = plan_tasks(plan, texts);
     let results = {
@@ -356,7 +385,7 @@ fn plan_tasks(plan: &SearchPlan, texts: &[Option<&[u8]>]) -> Vec<Task> {
     let total: u64 = (0..texts.len()).map(|i| len(i) as u64).sum();
     let target = (total * n_pat / (plan.threads * TASKS_PER_THREAD) as u64).max(MIN_TASK_WORK);
     let long = |i: usize| len(i) > plan.window + 2 * plan.window_overlap;
-    let values = plan.mode != Mode::Hits;
+    let values = plan.values();
     let mut tasks = Vec::new();
     let mut start = 0;
     let mut bytes = 0u64;
@@ -417,6 +446,7 @@ fn run_task(
         let direct = matrix.filter(|_| task.window.is_none());
         let mut sink = match plan.mode {
             Mode::Hits => Sink::Hits(crate::hits::take_buffer()),
+            Mode::Assign => Sink::Best(vec![Best::default(); task.records.len()]),
             _ if direct.is_some() => {
                 let mut rows = std::mem::take(&mut w.task_values);
                 rows.clear();
@@ -425,7 +455,9 @@ fn run_task(
             }
             _ => Sink::Values(vec![0; task.records.len() * n_pat]),
         };
-        let stop = Stop::new(ctl, task_index, plan.max_hits);
+        // an assignment holds no hits: no hit limit
+        let max_hits = if plan.mode == Mode::Assign { None } else { plan.max_hits };
+        let stop = Stop::new(ctl, task_index, max_hits);
         // whole records go to text lanes for the groups `lanes` marks; the
         // others are searched one record at a time (see `lanes.rs`)
         let lanes_here = task.window.is_none() && task.groups.clone().any(|g| lanes[g]);
@@ -435,8 +467,10 @@ fn run_task(
         let r = (|| {
             for (j, rec) in task.records.clone().enumerate() {
                 let Some(text) = texts[rec] else {
-                    if let Sink::Values(v) = &mut sink {
-                        v[j * n_pat..(j + 1) * n_pat].fill(NA_INT);
+                    match &mut sink {
+                        Sink::Values(v) => v[j * n_pat..(j + 1) * n_pat].fill(NA_INT),
+                        Sink::Best(b) => b[j] = Best::MISSING,
+                        Sink::Hits(_) => {}
                     }
                     continue;
                 };
@@ -471,6 +505,15 @@ fn run_task(
                 };
                 match &mut sink {
                     Sink::Hits(out) => strategy::record_hits(plan, enc, task.groups.clone(), skip, rec as u32, text, &win, w, out, &stop)?,
+                    Sink::Best(b) => {
+                        // one record's hits at a time, reduced at once (assign.rs)
+                        let mut hits = std::mem::take(&mut w.assign_hits);
+                        hits.clear();
+                        let r = strategy::record_hits(plan, enc, task.groups.clone(), skip, rec as u32, text, &win, w, &mut hits, &stop);
+                        b[j] = b[j].merge(Best::of(&hits));
+                        w.assign_hits = hits;
+                        r?
+                    }
                     Sink::Values(v) => {
                         let out = &mut v[j * n_pat..(j + 1) * n_pat];
                         if plan.mode == Mode::Count {
@@ -537,6 +580,21 @@ fn merge(plan: &SearchPlan, tasks: &[Task], results: Vec<Result<Sink, CoreError>
     let mut sorted = crate::hits::take_buffer();
     sorted.extend_ordered(&all, &order);
     Ok(Output::Hits(vec![sorted]))
+}
+
+/// One assignment per record from the tasks' (a record split into windows
+/// or pattern groups has one per task: they merge).
+fn merge_best(n_records: usize, tasks: &[Task], results: Vec<Result<Sink, CoreError>>) -> Result<Output, CoreError> {
+    let sinks = collect_sinks(results)?;
+    let mut out = vec![Best::default(); n_records];
+    for (t, s) in tasks.iter().zip(sinks) {
+        let Sink::Best(b) = s else { return Err(CoreError::Internal("an assignment task without assignments".into())) };
+        for (j, best) in b.into_iter().enumerate() {
+            let r = t.records.start + j;
+            out[r] = out[r].merge(best);
+        }
+    }
+    Ok(Output::Best(out))
 }
 
 /// The task outputs, or the first error (in task order) after returning the

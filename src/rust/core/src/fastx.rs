@@ -366,11 +366,23 @@ pub struct FastxValues {
     pub names: Column,
 }
 
+/// The best pattern of each record, over files (an assign plan).
+#[derive(Debug, Default)]
+pub struct FastxBest {
+    /// One per record (all files, in order).
+    pub best: Vec<crate::assign::Best>,
+    /// Records in each file.
+    pub records_per_file: Vec<u64>,
+    /// The name of each record.
+    pub names: Column,
+}
+
 /// The result of [`search`].
 #[derive(Debug)]
 pub enum SearchOutput {
     Hits(FastxHits),
     Values(FastxValues),
+    Best(FastxBest),
 }
 
 /// Search every record of every file in `paths` as `plan` says (its mode:
@@ -417,6 +429,7 @@ pub fn search_regions(
     let n_pat = plan.patterns.len();
     let mut hits = FastxHits::default();
     let mut vals = FastxValues { values: vec![Vec::new(); n_pat], records_per_file: vec![0; paths.len()], names: Column::default() };
+    let mut best = FastxBest { records_per_file: vec![0; paths.len()], ..Default::default() };
     let r = stream(paths, &opts, ctl, poll, &mut |batch, poll| {
         let path = &paths[batch.file];
         let nb = batch.len();
@@ -464,11 +477,19 @@ pub fn search_regions(
                     vals.names.push(batch.name(i));
                 }
             }
+            Output::Best(b) => {
+                best.best.extend_from_slice(&b);
+                best.records_per_file[batch.file] += nb as u64;
+                for i in 0..nb {
+                    best.names.push(batch.name(i));
+                }
+            }
         }
         Ok(())
     });
     match r {
         Ok(()) if plan.mode == Mode::Hits => Ok(SearchOutput::Hits(hits)),
+        Ok(()) if plan.mode == Mode::Assign => Ok(SearchOutput::Best(best)),
         Ok(()) => Ok(SearchOutput::Values(vals)),
         Err(e) => {
             crate::hits::recycle(hits.bufs);
@@ -529,7 +550,7 @@ pub fn filter(
     ctl: &Control,
     poll: &mut dyn FnMut() -> bool,
 ) -> Result<FilterCounts, FastxError> {
-    if plan.mode == Mode::Hits {
+    if !plan.values() {
         return Err(CoreError::Internal("fastx::filter needs a count or contains plan".into()).into());
     }
     let opts = ReadOptions::new(size, RecordParts { raw: true, ..Default::default() });

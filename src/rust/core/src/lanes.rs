@@ -268,6 +268,29 @@ fn search_chunk(
                     crate::strategy::record_hits(plan, enc, gi..gi + 1, &[], r, t, &Window::whole(t.len()), w, out, stop)?;
                 }
             }
+            Sink::Best(b) => {
+                // each hit reduced into its record's assignment (assign.rs)
+                for p in kept {
+                    let m = if p.minus { &rev[p.mi] } else { &fwd[p.mi] };
+                    let hit = crate::assign::BestHit { cost: m.cost, pattern: m.pattern_idx as u32, start: p.start as u32, end: p.end as u32, minus: p.minus };
+                    let cell = &mut b[chunk[p.i] as usize - first];
+                    *cell = cell.merge(crate::assign::Best { hit: Some(hit), ..Default::default() });
+                }
+                let mut hits = std::mem::take(&mut w.assign_hits);
+                for &i in &j.redo {
+                    let r = chunk[i];
+                    let t = text(r);
+                    hits.clear();
+                    let res = crate::strategy::record_hits(plan, enc, gi..gi + 1, &[], r, t, &Window::whole(t.len()), w, &mut hits, stop);
+                    let cell = &mut b[r as usize - first];
+                    *cell = cell.merge(crate::assign::Best::of(&hits));
+                    if res.is_err() {
+                        w.assign_hits = hits;
+                        return res;
+                    }
+                }
+                w.assign_hits = hits;
+            }
             Sink::Values(v) => {
                 for p in kept {
                     let m = if p.minus { &rev[p.mi] } else { &fwd[p.mi] };

@@ -16,10 +16,12 @@
 
 pub mod alphabet;
 pub mod arrow;
+pub mod assign;
 pub mod background;
 pub mod cigar;
 pub mod control;
 pub mod crispr;
+pub mod ends;
 pub mod engine;
 pub mod error;
 pub mod fastx;

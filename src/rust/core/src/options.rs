@@ -18,10 +18,13 @@ pub enum Mode {
     Count,
     /// Whether a (record, pattern) has any hit; stops at the first.
     Contains,
+    /// The best pattern of each record (`assign.rs`): hits are traced
+    /// (cost, start) and reduced per record, never collected.
+    Assign,
 }
 
 /// The names of the modes, as `Mode::parse` reads them.
-pub const MODE_NAMES: &[&str] = &["hits", "count", "contains"];
+pub const MODE_NAMES: &[&str] = &["hits", "count", "contains", "assign"];
 
 impl Mode {
     pub fn parse(s: &str) -> Result<Self, CoreError> {
@@ -29,6 +32,7 @@ impl Mode {
             "hits" => Ok(Mode::Hits),
             "count" => Ok(Mode::Count),
             "contains" => Ok(Mode::Contains),
+            "assign" => Ok(Mode::Assign),
             other => Err(CoreError::invalid("mode", None, other, Rule::OneOf(MODE_NAMES))),
         }
     }
@@ -67,6 +71,9 @@ pub struct SearchOptions {
     /// reads the environment variable `DUCKSASSY_LANES` (`off` turns them
     /// off; for testing and benchmarking), once, when the plan is built.
     pub text_lanes: Option<bool>,
+    /// Search only the first `.0` and the last `.1` letters of each record,
+    /// each as a text of its own (`ends.rs`); `None`: whole records.
+    pub ends: Option<(usize, usize)>,
 }
 
 /// Default window length: long enough that the overlap is negligible, short
@@ -90,6 +97,7 @@ impl Default for SearchOptions {
             indels: true,
             window: DEFAULT_WINDOW,
             text_lanes: None,
+            ends: None,
         }
     }
 }
@@ -234,6 +242,8 @@ pub struct SearchPlan {
     /// SQL functions, called from DuckDB's workers). `false` from `new()`;
     /// the caller sets it.
     pub inline: bool,
+    /// Search only the ends of records (see [`SearchOptions::ends`]).
+    pub ends: Option<(usize, usize)>,
 }
 
 impl SearchPlan {
@@ -342,6 +352,7 @@ impl SearchPlan {
             lane_max_len: if text_lanes { LANE_MAX_LEN } else { 0 },
             lane_group: LANE_GROUP,
             inline: false,
+            ends: opts.ends,
         })
     }
 
@@ -356,8 +367,13 @@ impl SearchPlan {
         self.alphabet == Alphabet::Ascii && self.ignore_case
     }
 
+    /// Whether the result is a `records x patterns` matrix.
+    pub fn values(&self) -> bool {
+        matches!(self.mode, Mode::Count | Mode::Contains)
+    }
+
     pub fn needs_trace(&self) -> bool {
-        self.mode == Mode::Hits || self.max_n_frac.is_some()
+        matches!(self.mode, Mode::Hits | Mode::Assign) || self.max_n_frac.is_some()
     }
 }
 

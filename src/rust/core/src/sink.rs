@@ -26,6 +26,8 @@ pub enum Sink {
     Hits(HitBuffer),
     /// Record-major values (`records x patterns` of the task), counts or 0/1.
     Values(Vec<i32>),
+    /// One assignment per record of the task (`assign.rs`).
+    Best(Vec<crate::assign::Best>),
 }
 
 /// Which part of a record is searched and which hits it keeps. Coordinates

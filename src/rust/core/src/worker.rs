@@ -32,6 +32,8 @@ pub struct Worker {
     /// A count or contains task's record-major values, before they are
     /// scattered into the output matrix (engine.rs).
     pub task_values: Vec<i32>,
+    /// One record's hits of an assignment, reduced at once (engine.rs).
+    pub assign_hits: HitBuffer,
 }
 
 impl Worker {

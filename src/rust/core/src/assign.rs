@@ -1,0 +1,169 @@
+//! Best-pattern assignment: which pattern is this record? One [`Best`] per
+//! record, reduced from the hits of one record (or window, or slice, or
+//! pattern group) at a time in the worker (`engine.rs`), so no hit table is
+//! built: memory does not grow with the number of hits.
+//!
+//! The rule (cutadapt's "best adapter", with splitcode's margin):
+//! - the best hit is the one of lowest cost; among equal costs, the one of
+//!   the lowest pattern index, then the leftmost (start, end), forward strand
+//!   first. That is a total order, so the result does not depend on how the
+//!   record was cut into tasks, windows or ends;
+//! - `other_cost` is the lowest cost of any hit of a *different* pattern;
+//! - the record is [`Status::Unassigned`] without hits, [`Status::Ambiguous`]
+//!   when `other_cost <= cost + margin` (with `margin = 0`, a tie), otherwise
+//!   [`Status::Assigned`].
+
+use crate::hits::HitBuffer;
+
+/// The best hit of a record: the fields are in the order of the rule, so
+/// the derived ordering is the rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct BestHit {
+    pub cost: i32,
+    pub pattern: u32,
+    /// Forward-strand coordinates in the record, 0-based, end-exclusive.
+    pub start: u32,
+    pub end: u32,
+    /// `true` for the reverse-complement strand.
+    pub minus: bool,
+}
+
+/// The assignment of one record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Best {
+    /// `None`: no hit.
+    pub hit: Option<BestHit>,
+    /// Lowest cost of a hit of another pattern than `hit`'s.
+    pub other_cost: Option<i32>,
+    /// The record is missing (`NA`).
+    pub missing: bool,
+}
+
+/// What [`Best::status`] says of a record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Assigned,
+    Ambiguous,
+    Unassigned,
+    /// A missing record.
+    Missing,
+}
+
+impl Best {
+    pub const MISSING: Best = Best { hit: None, other_cost: None, missing: true };
+
+    /// The assignment of the hits in `buf` (any order, any records: the
+    /// caller passes one record's).
+    pub fn of(buf: &HitBuffer) -> Best {
+        let hit = (0..buf.len()).map(|i| row(buf, i)).min();
+        let other_cost = hit.and_then(|h| (0..buf.len()).filter(|&i| buf.pattern[i] != h.pattern).map(|i| buf.cost[i]).min());
+        Best { hit, other_cost, missing: false }
+    }
+
+    /// The assignment of a record from those of two parts of it (windows,
+    /// ends, pattern groups), as if its hits had been reduced together.
+    pub fn merge(self, b: Best) -> Best {
+        let missing = self.missing || b.missing;
+        let (a, b) = match (self.hit, b.hit) {
+            (None, _) => return Best { missing, ..b },
+            (_, None) => return Best { missing, ..self },
+            (Some(x), Some(y)) if x <= y => (self, b),
+            _ => (b, self),
+        };
+        let (ha, hb) = (a.hit.expect("some"), b.hit.expect("some"));
+        // a wins; b's best is another pattern's hit unless it is a's pattern,
+        // and then b's other cost is of another pattern than a's
+        let b_other = if hb.pattern != ha.pattern { Some(hb.cost) } else { b.other_cost };
+        let other_cost = match (a.other_cost, b_other) {
+            (Some(x), Some(y)) => Some(x.min(y)),
+            (x, y) => x.or(y),
+        };
+        Best { hit: a.hit, other_cost, missing }
+    }
+
+    /// Shift the hit by `offset` letters (a slice of the record that starts there).
+    pub fn shifted(mut self, offset: u32) -> Best {
+        if let Some(h) = &mut self.hit {
+            h.start += offset;
+            h.end += offset;
+        }
+        self
+    }
+
+    pub fn status(&self, margin: i32) -> Status {
+        match (self.missing, self.hit, self.other_cost) {
+            (true, _, _) => Status::Missing,
+            (false, None, _) => Status::Unassigned,
+            (false, Some(h), Some(o)) if o as i64 <= h.cost as i64 + margin as i64 => Status::Ambiguous,
+            _ => Status::Assigned,
+        }
+    }
+}
+
+fn row(buf: &HitBuffer, i: usize) -> BestHit {
+    BestHit { cost: buf.cost[i], pattern: buf.pattern[i], start: buf.start[i], end: buf.end[i], minus: buf.minus[i] }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn buf(rows: &[(u32, i32, u32, bool)]) -> HitBuffer {
+        let mut b = HitBuffer::default();
+        for &(p, cost, start, minus) in rows {
+            b.record.push(0);
+            b.pattern.push(p);
+            b.start.push(start);
+            b.end.push(start + 5);
+            b.pattern_start.push(0);
+            b.pattern_end.push(5);
+            b.cost.push(cost);
+            b.minus.push(minus);
+        }
+        b
+    }
+
+    #[test]
+    fn best_is_lowest_cost_then_pattern_then_position() {
+        let b = Best::of(&buf(&[(2, 1, 10, false), (1, 1, 30, true), (1, 1, 20, true), (0, 2, 0, false)]));
+        let h = b.hit.unwrap();
+        assert_eq!((h.pattern, h.cost, h.start, h.minus), (1, 1, 20, true));
+        assert_eq!(b.other_cost, Some(1));
+        assert_eq!(b.status(0), Status::Ambiguous);
+    }
+
+    #[test]
+    fn other_cost_is_of_another_pattern() {
+        let b = Best::of(&buf(&[(3, 0, 10, false), (3, 1, 40, true), (5, 2, 7, false)]));
+        assert_eq!(b.hit.unwrap().pattern, 3);
+        assert_eq!(b.other_cost, Some(2));
+        assert_eq!(b.status(0), Status::Assigned);
+        assert_eq!(b.status(1), Status::Assigned);
+        assert_eq!(b.status(2), Status::Ambiguous);
+        assert_eq!(Best::of(&buf(&[(3, 0, 10, false), (3, 1, 40, true)])).other_cost, None);
+        assert_eq!(Best::of(&buf(&[])).status(0), Status::Unassigned);
+        assert_eq!(Best::MISSING.status(0), Status::Missing);
+    }
+
+    /// Merging the reductions of any split of the hits equals the reduction
+    /// of all of them.
+    #[test]
+    fn merge_equals_reducing_together() {
+        let mut seed = 0x2545F4914F6CDD1Du64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for _ in 0..2000 {
+            let n = next(7) as usize;
+            let rows: Vec<(u32, i32, u32, bool)> = (0..n).map(|_| (next(3) as u32, next(3) as i32, next(4) as u32, next(2) == 1)).collect();
+            let cut = next(n as u64 + 1) as usize;
+            let whole = Best::of(&buf(&rows));
+            let (a, b) = (Best::of(&buf(&rows[..cut])), Best::of(&buf(&rows[cut..])));
+            assert_eq!(a.merge(b), whole, "{rows:?} cut at {cut}");
+            assert_eq!(b.merge(a), whole, "{rows:?} cut at {cut}, swapped");
+        }
+    }
+}

@@ -1,0 +1,186 @@
+//! Assignment (Mode::Assign) against the best-hit rule applied to the hits
+//! of the same search, and the ends of records (`ends`) against searching
+//! the end substrings and shifting the coordinates, over every strategy:
+//! batched and single patterns, text lanes on and off, windows, threads,
+//! overhang, all end points, substitutions only.
+
+mod common;
+use common::*;
+use ducksassy_core::assign::Best;
+use ducksassy_core::{Alphabet, HitBuffer, Mode, Output, SearchOptions};
+use rand::rngs::StdRng;
+use rand::Rng;
+
+fn assignments(opts: &SearchOptions, pats: &[Vec<u8>], texts: &[Option<Vec<u8>>]) -> Vec<Best> {
+    match search(&SearchOptions { mode: Mode::Assign, ..opts.clone() }, pats, texts) {
+        Output::Best(b) => b,
+        _ => unreachable!(),
+    }
+}
+
+/// The rule written out on the hits: lowest (cost, pattern, start, end,
+/// strand), and the lowest cost of another pattern.
+fn rule(h: &HitBuffer, n: usize) -> Vec<(Option<(i32, u32, u32, u32, bool)>, Option<i32>)> {
+    (0..n as u32)
+        .map(|rec| {
+            let mut rows: Vec<(i32, u32, u32, u32, bool)> =
+                (0..h.len()).filter(|&i| h.record[i] == rec).map(|i| (h.cost[i], h.pattern[i], h.start[i], h.end[i], h.minus[i])).collect();
+            rows.sort();
+            let best = rows.first().copied();
+            let other = best.and_then(|b| rows.iter().filter(|r| r.1 != b.1).map(|r| r.0).min());
+            (best, other)
+        })
+        .collect()
+}
+
+fn flat(b: &[Best]) -> Vec<(Option<(i32, u32, u32, u32, bool)>, Option<i32>)> {
+    b.iter().map(|b| (b.hit.map(|h| (h.cost, h.pattern, h.start, h.end, h.minus)), b.other_cost)).collect()
+}
+
+fn random_opts(r: &mut StdRng, alphabet: Alphabet, m: usize, round: usize) -> SearchOptions {
+    let k = r.random_range(0..m.min(5));
+    let mut opts = SearchOptions {
+        k: k as i64,
+        alphabet,
+        rc: alphabet != Alphabet::Ascii && r.random_bool(0.7),
+        all_endpoints: round % 3 == 0,
+        text_lanes: Some(round % 2 == 0),
+        threads: r.random_range(1..4),
+        ..Default::default()
+    };
+    if alphabet == Alphabet::Iupac && round % 4 == 1 {
+        opts.overhang = Some(r.random_range(0.0..1.0));
+    } else if round % 7 == 3 {
+        opts.indels = false;
+    }
+    opts
+}
+
+fn random_input(r: &mut StdRng, alphabet: Alphabet, opts: &SearchOptions, m: usize) -> (Vec<Vec<u8>>, Vec<Option<Vec<u8>>>) {
+    // 4+ patterns of one length are batched, fewer are searched one by one
+    let pats: Vec<Vec<u8>> = (0..r.random_range(1..20)).map(|_| random_seq(r, alphabet, m)).collect();
+    let n = r.random_range(1..25);
+    let mut texts = planted_texts(r, alphabet, &pats, opts.rc, opts.k as usize, n, 400, 60);
+    for t in texts.iter_mut() {
+        if r.random_bool(0.08) {
+            *t = None;
+        }
+    }
+    (pats, texts)
+}
+
+#[test]
+fn assignments_equal_the_best_hit_rule_on_every_strategy() {
+    let mut r = rng(23);
+    for alphabet in [Alphabet::Dna, Alphabet::Iupac, Alphabet::Ascii] {
+        for round in 0..scaled(80) {
+            let m = r.random_range(3..30);
+            let opts = random_opts(&mut r, alphabet, m, round);
+            let (pats, texts) = random_input(&mut r, alphabet, &opts, m);
+            let expect = rule(&hits(&opts, &pats, &texts), texts.len());
+            for (window, threads) in [(usize::MAX >> 2, opts.threads), (50, 3), (7, 2)] {
+                let o = SearchOptions { window, threads, ..opts.clone() };
+                let got = assignments(&o, &pats, &texts);
+                assert_eq!(flat(&got), expect, "window={window} threads={threads} {opts:?}");
+                for (b, t) in got.iter().zip(&texts) {
+                    assert_eq!(b.missing, t.is_none());
+                }
+            }
+        }
+    }
+}
+
+/// The end slices of `texts` as the issue defines them, cut here by hand:
+/// (slice, record, offset).
+fn end_slices(texts: &[Option<Vec<u8>>], head: usize, tail: usize) -> Vec<(Option<Vec<u8>>, u32, u32)> {
+    let mut out = Vec::new();
+    for (i, t) in texts.iter().enumerate() {
+        match t {
+            Some(t) if t.len() > head + tail => {
+                if head > 0 {
+                    out.push((Some(t[..head].to_vec()), i as u32, 0));
+                }
+                if tail > 0 {
+                    out.push((Some(t[t.len() - tail..].to_vec()), i as u32, (t.len() - tail) as u32));
+                }
+            }
+            t => out.push((t.clone(), i as u32, 0)),
+        }
+    }
+    out
+}
+
+#[test]
+fn ends_equal_searching_the_end_substrings() {
+    let mut r = rng(150);
+    for alphabet in [Alphabet::Dna, Alphabet::Iupac, Alphabet::Ascii] {
+        for round in 0..scaled(80) {
+            let m = r.random_range(3..20);
+            let opts = random_opts(&mut r, alphabet, m, round);
+            let (pats, texts) = random_input(&mut r, alphabet, &opts, m);
+            let (head, tail) = match round % 4 {
+                0 => (r.random_range(0..120), 0),
+                1 => (0, r.random_range(1..120)),
+                _ => (r.random_range(1..120), r.random_range(1..120)),
+            };
+            let slices = end_slices(&texts, head, tail);
+            let slice_texts: Vec<Option<Vec<u8>>> = slices.iter().map(|s| s.0.clone()).collect();
+            // the reference: today's search of the substrings, shifted
+            let sh = hits(&opts, &pats, &slice_texts);
+            let mut rows: Vec<(u32, u32, u32, u32, bool, u32, u32, i32)> = (0..sh.len())
+                .map(|i| {
+                    let (_, rec, off) = slices[sh.record[i] as usize];
+                    (rec, sh.pattern[i], sh.start[i] + off, sh.end[i] + off, sh.minus[i], sh.pattern_start[i], sh.pattern_end[i], sh.cost[i])
+                })
+                .collect();
+            rows.sort();
+            let o = SearchOptions { ends: Some((head, tail)), cigar: false, ..opts.clone() };
+            let got = hits(&o, &pats, &texts);
+            let got_rows: Vec<_> = (0..got.len())
+                .map(|i| (got.record[i], got.pattern[i], got.start[i], got.end[i], got.minus[i], got.pattern_start[i], got.pattern_end[i], got.cost[i]))
+                .collect();
+            assert_eq!(got_rows, rows, "hits, ends=({head}, {tail}) {opts:?}");
+            // counts add up over a record's slices; contains is "any"
+            let n = texts.len();
+            let sc = values(&opts, Mode::Count, &pats, &slice_texts);
+            let count = values(&o, Mode::Count, &pats, &texts);
+            let contains = values(&o, Mode::Contains, &pats, &texts);
+            for p in 0..pats.len() {
+                for rec in 0..n {
+                    let mine: Vec<i32> = (0..slices.len()).filter(|&s| slices[s].1 == rec as u32).map(|s| sc[p * slices.len() + s]).collect();
+                    let want = if texts[rec].is_none() { i32::MIN } else { mine.iter().sum() };
+                    assert_eq!(count[p * n + rec], want, "count p={p} rec={rec}");
+                    let want = if texts[rec].is_none() { i32::MIN } else { (want > 0) as i32 };
+                    assert_eq!(contains[p * n + rec], want, "contains p={p} rec={rec}");
+                }
+            }
+            // assignments: the rule on the shifted hits
+            let mut shifted = HitBuffer::default();
+            for &(rec, p, s, e, minus, ..) in &rows {
+                shifted.record.push(rec);
+                shifted.pattern.push(p);
+                shifted.start.push(s);
+                shifted.end.push(e);
+                shifted.minus.push(minus);
+            }
+            shifted.cost = rows.iter().map(|r| r.7).collect();
+            let got = assignments(&SearchOptions { window: 30, ..o.clone() }, &pats, &texts);
+            assert_eq!(flat(&got), rule(&shifted, n), "assign, ends=({head}, {tail})");
+        }
+    }
+}
+
+#[test]
+fn ends_name_the_record_of_a_bad_letter() {
+    let pats = vec![b"ACGT".to_vec()];
+    let texts = vec![Some(b"ACGTACGTAC".to_vec()), Some(b"AAAAAAAAAAAAAAAAAAAQAA".to_vec())];
+    let o = SearchOptions { k: 1, alphabet: Alphabet::Dna, ends: Some((5, 5)), ..Default::default() };
+    let p: Vec<&[u8]> = pats.iter().map(|p| p.as_slice()).collect();
+    let plan = ducksassy_core::SearchPlan::new(&o, &p).unwrap();
+    let t: Vec<Option<&[u8]>> = texts.iter().map(|t| t.as_deref()).collect();
+    let e = ducksassy_core::run(&plan, &t, &ducksassy_core::Control::new(), None).unwrap_err();
+    match e {
+        ducksassy_core::CoreError::InvalidLetter { index, position, .. } => assert_eq!((index, position), (1, 19)),
+        e => panic!("{e:?}"),
+    }
+}
