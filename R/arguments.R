@@ -31,7 +31,9 @@ search_option_formals <- function(except = NULL) {
     all_endpoints = FALSE,
     overhang = NULL,
     max_n_frac = NULL,
-    ignore_case = FALSE
+    ignore_case = FALSE,
+    # added with sassy_assign() (issue 23), last of the options
+    ends = NULL
   )
   f[setdiff(names(f), except)]
 }

@@ -148,7 +148,9 @@ run_search_chunked <- function(plan, mode, run_one, n_patterns,
     p$texts <- xstring_chars(set[from:to], use_names = FALSE)
     res <- run_one(p, from - 1L)
     p$texts <- NULL
-    if (mode == "hits") {
+    if (mode == "assign") {
+      # one row per record, no record numbers
+    } else if (mode == "hits") {
       res$record <- res$record + (from - 1L)
       total <- total + length(res$record)
       if (total > limit) {
@@ -159,7 +161,7 @@ run_search_chunked <- function(plan, mode, run_one, n_patterns,
     }
     parts[[i]] <- res
   }
-  if (mode == "hits") {
+  if (mode %in% c("hits", "assign")) {
     bind_hit_columns(parts)
   } else if (length(parts) == 0L) {
     if (mode == "count") integer() else logical()

@@ -376,6 +376,38 @@ physical_memory_bytes <- function() {
 # ---------------------------------------------------------------------------
 # All search arguments at once
 
+#' `ends`: `NULL` (whole records), or one or two whole numbers >= 0, the
+#' letters searched at the start and at the end of each record (one number:
+#' both). Returns `NULL` or an integer vector of two.
+#' @noRd
+check_ends <- function(ends, call = rlang::caller_env()) {
+  if (is.null(ends)) {
+    return(NULL)
+  }
+  ok <- (is.integer(ends) || is.double(ends)) && length(ends) %in% 1:2 &&
+    !anyNA(ends) && all(is.finite(ends)) && all(ends == trunc(ends)) &&
+    all(ends >= 0) && all(ends <= .Machine$integer.max)
+  if (!ok) {
+    abort_value("ends",
+      "`ends` must be `NULL`, or one or two whole numbers >= 0 (the letters searched at the start and at the end of each record).",
+      ends, call
+    )
+  }
+  if (sum(ends) == 0) {
+    abort_value("ends", "`ends` must search some letters: at least one end above 0.", ends, call)
+  }
+  rep_len(as.integer(ends), 2L)
+}
+
+#' `margin`: one whole number >= 0 (sassy_assign())
+#' @noRd
+check_margin <- function(margin, call = rlang::caller_env()) {
+  if (!is_whole_scalar(margin) || margin < 0 || margin > .Machine$integer.max) {
+    abort_scalar("margin", "a single whole number >= 0", margin, call)
+  }
+  as.integer(margin)
+}
+
 #' The options of every search, CRISPR's too, checked: CIGARs, threads and
 #' indels
 #' @noRd
@@ -392,7 +424,7 @@ check_run_options <- function(cigar, threads, indels, call) {
 new_search_plan <- function(texts, patterns, k, alphabet, rc, all_endpoints,
                             overhang, max_n_frac, ignore_case, cigar, threads,
                             indels = TRUE, call = rlang::caller_env(),
-                            check = TRUE) {
+                            check = TRUE, ends = NULL) {
   texts <- check_texts(texts, call = call)
   patterns <- check_patterns(patterns, call = call)
   alphabet <- check_alphabet(alphabet, call = call)
@@ -403,11 +435,12 @@ new_search_plan <- function(texts, patterns, k, alphabet, rc, all_endpoints,
   max_n_frac <- check_max_n_frac(max_n_frac, call = call)
   # dna and iupac are always case-insensitive; the flag matters for ascii only.
   ignore_case <- check_flag(ignore_case, "ignore_case", call = call)
+  ends <- check_ends(ends, call = call)
   # the checked values, by name (NULL ones kept)
   args <- c(
     mget(c(
       "texts", "patterns", "k", "alphabet", "ignore_case", "rc",
-      "all_endpoints", "overhang", "max_n_frac"
+      "all_endpoints", "overhang", "max_n_frac", "ends"
     )),
     check_run_options(cigar, threads, indels, call)
   )
@@ -433,7 +466,7 @@ new_verb_plan <- function(mode, patterns, k, args, call) {
     character(), patterns, k, args$alphabet, args$rc, args$all_endpoints,
     args$overhang, args$max_n_frac, args$ignore_case,
     if (hits) args$cigar else FALSE, args$threads,
-    indels = args$indels, call = call
+    indels = args$indels, call = call, ends = args$ends
   )
   if (hits) {
     plan$cigar_style <- check_cigar_style(args$cigar_style, call = call)

@@ -18,8 +18,8 @@ sassy_filter_fastx <- new_verb(
 #' The work of sassy_filter_fastx() (new_verb() in arguments.R)
 #' @noRd
 filter_fastx <- function(path, output, patterns, k, invert, alphabet, rc,
-                         overhang, max_n_frac, ignore_case, threads, indels,
-                         call) {
+                         overhang, max_n_frac, ignore_case, ends = NULL,
+                         threads, indels, call) {
   path <- check_fastx_paths(path, "path", single = TRUE, call = call, hint = function() {
     swapped_hint(patterns, is_file, "sassy_filter_fastx", "path")
   })
@@ -27,7 +27,7 @@ filter_fastx <- function(path, output, patterns, k, invert, alphabet, rc,
   plan <- new_search_plan(
     character(), patterns, k, alphabet, rc, FALSE, overhang, max_n_frac,
     ignore_case, FALSE, threads,
-    indels = indels, call = call
+    indels = indels, call = call, ends = ends
   )
   invert <- check_flag(invert, "invert", call = call)
   size <- fastx_batch_size(call = call)

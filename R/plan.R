@@ -26,6 +26,9 @@
 #' @param pam_length `NULL`, or (a CRISPR plan) the PAM length: one whole
 #'   number or one per guide.
 #' @param allow_pam_edits Flag of a CRISPR plan.
+#' @param ends `NULL`, or the letters searched at the start and the end of
+#'   each record (two whole numbers, check_ends()).
+#' @param margin `NULL`, or an assignment's margin (check_margin()).
 #' @return A named list of class `ducksassy_plan`.
 #' @noRd
 new_plan <- function(patterns,
@@ -42,7 +45,9 @@ new_plan <- function(patterns,
                      max_hits = NULL,
                      indels = TRUE,
                      pam_length = NULL,
-                     allow_pam_edits = FALSE) {
+                     allow_pam_edits = FALSE,
+                     ends = NULL,
+                     margin = NULL) {
   structure(
     list(
       patterns = patterns,
@@ -59,7 +64,9 @@ new_plan <- function(patterns,
       max_hits = absent_as_null(max_hits),
       indels = indels,
       pam_length = pam_length,
-      allow_pam_edits = allow_pam_edits
+      allow_pam_edits = allow_pam_edits,
+      ends = ends,
+      margin = margin
     ),
     class = "ducksassy_plan"
   )
@@ -93,7 +100,8 @@ as_plan <- function(args, mode = "hits", max_hits = NULL) {
     args$patterns, args$k, args$alphabet, args$ignore_case, args$rc,
     args$all_endpoints, args$overhang, args$max_n_frac,
     args$cigar, args$threads, mode, max_hits,
-    args$indels %||% TRUE
+    args$indels %||% TRUE,
+    ends = args$ends, margin = args$margin
   )
 }
 

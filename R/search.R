@@ -224,6 +224,15 @@
 #' @param ignore_case For `"ascii"`: compare letters ignoring case (`TRUE`)
 #'   or exactly (`FALSE`, default). `"dna"` and `"iupac"` are always
 #'   case-insensitive and ignore this flag.
+#' @param ends `NULL` (default) searches whole records. One or two whole
+#'   numbers `>= 0` search only the ends of each record, where barcodes and
+#'   primers sit: `ends = 150` the first and the last 150 letters, `ends =
+#'   c(150, 0)` the first 150 only, `c(0, 100)` the last 100. Each end is
+#'   searched as a text of its own (a hit cannot span the unsearched middle,
+#'   and `overhang` applies at an end's inner edge too); hits are reported in
+#'   the coordinates of the whole record, and a record no longer than both
+#'   ends together is searched once, whole. Letters outside the ends are
+#'   neither searched nor checked. Not for the CRISPR searches.
 #' @param cigar `TRUE` (default) to return the alignment of each hit as a
 #'   CIGAR string; `FALSE` leaves the `cigar` column `NA`, which saves time
 #'   and memory. Coordinates and costs are exact either way.
@@ -372,13 +381,13 @@ sassy_contains <- search_verb("contains", "vector")
 search_vector <- function(mode, texts, patterns, k, alphabet, rc,
                           all_endpoints, overhang, max_n_frac, ignore_case,
                           cigar = FALSE, cigar_style = NULL, region = FALSE,
-                          threads, indels, sparse = FALSE, call) {
+                          threads, indels, ends = NULL, sparse = FALSE, call) {
   hits <- mode == "hits"
   sparse <- check_flag(sparse, "sparse", call = call)
   plan <- new_search_plan(
     texts, patterns, k, alphabet, rc, all_endpoints, overhang, max_n_frac,
     ignore_case, cigar, threads,
-    indels = indels, call = call, check = FALSE
+    indels = indels, call = call, check = FALSE, ends = ends
   )
   if (!hits && !sparse) {
     check_result_size(length(plan$texts), length(plan$patterns), call = call)

@@ -36,6 +36,9 @@ table_chunk_result <- function(res, searcher) {
 #' @noRd
 table_piece <- function(res, chunk, cols, offset, column, engine) {
   plan <- engine$plan
+  if (engine$mode == "assign") {
+    return(table_assign_piece(res, chunk$data, cols, offset, chunk$n, plan$patterns))
+  }
   if (engine$mode != "hits") {
     return(table_values_piece(res, chunk$data, cols, offset, chunk$n, plan$patterns))
   }
@@ -98,6 +101,20 @@ table_values_piece <- function(values, chunk, cols, offset, n, patterns) {
     out[[names[[j]]]] <- values[(j - 1L) * n + seq_len(n)]
   }
   out
+}
+
+# One chunk's assignments (sassy_assign_table()): one row per row of the
+# chunk, its id columns (or row number), then the assignment columns.
+table_assign_piece <- function(res, chunk, cols, offset, n, patterns) {
+  out <- list()
+  if (cols$record) {
+    out$record <- row_numbers(offset, seq_len(n))
+  } else {
+    for (nm in cols$id) {
+      out[[nm]] <- chunk[[nm]]
+    }
+  }
+  c(out, assignment_columns(res, patterns, n))
 }
 
 # More hits than `max_hits`: over the whole table, or, with `output`, in one

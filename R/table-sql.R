@@ -206,7 +206,7 @@ table_sql_possible <- function(con, src, engine) {
     # same bytes there as on the R path)
     all(Encoding(plan$patterns) %in% c("unknown", "UTF-8")) &&
     all(validUTF8(plan$patterns)) &&
-    !isTRUE(plan$ignore_case) && isTRUE(plan$indels) &&
+    !isTRUE(plan$ignore_case) && isTRUE(plan$indels) && is.null(plan$ends) &&
     (engine$mode != "hits" || (isTRUE(plan$cigar) &&
       identical(plan$cigar_style, "pattern") && !isTRUE(plan$region)))
 }

@@ -47,6 +47,7 @@
 //!   [`split_header`] cuts it into name and description.
 
 mod decompress;
+pub mod demux;
 mod error;
 mod reader;
 mod writer;

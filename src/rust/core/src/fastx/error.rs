@@ -33,6 +33,8 @@ pub enum ParseKind {
     NulByte,
     /// A sequence too long to search or to become an R string (2^31 letters).
     TooLong,
+    /// Paired files (R1/R2) whose numbers of records differ.
+    Mates,
 }
 
 /// A FASTA/FASTQ error, or an error of the search itself.

@@ -1,0 +1,202 @@
+# sassy_assign() and its file and table forms: which pattern is each
+# record? One row per record, reduced in the Rust core (assign.rs) from the
+# hits of each record as they are found, so memory does not grow with the
+# number of hits.
+
+#' The formals of an assign verb: its family's count formals, without
+#' `BPPARAM` (the assignment is not sharded yet)
+#' @noRd
+assign_formals <- function(source) {
+  f <- verb_formals(source, hits = FALSE)
+  f[names(f) != "BPPARAM"]
+}
+
+#' Assign each record to its best pattern
+#'
+#' Which barcode, primer or guide is this read? For every record,
+#' `sassy_assign()` finds the pattern with the best (lowest-cost) hit,
+#' and says whether that answer is clear: `"assigned"`, `"ambiguous"` (another
+#' pattern is nearly as good) or `"unassigned"` (no pattern has a hit with at
+#' most `k` edits). It searches exactly as [sassy_search()] does, with the
+#' same options, but keeps only the best hit of each record, so its memory
+#' does not grow with the number of hits. `sassy_assign_fastx()` does the
+#' same for the records of FASTA/FASTQ files, `sassy_assign_table()` for a
+#' sequence column of a database table. Barcodes sit near the ends of reads:
+#' `ends = 150` searches only the first and last 150 letters of each record,
+#' which is several times faster on long reads.
+#'
+#' @section The rule:
+#' The best hit of a record is its hit of lowest `cost` (edits, as
+#' `sassy_search()` counts them); among hits of equal cost, that of the
+#' pattern that comes first in `patterns`, then the leftmost one (by `start`,
+#' then `end`), `"+"` before `"-"`: as cutadapt picks its "best adapter".
+#' `other_cost` is the lowest cost of a hit of any *other* pattern (`NA`
+#' when no other pattern has a hit). The record is `"ambiguous"` when
+#' `other_cost <= cost + margin`: with the default `margin = 0` a tie
+#' between two patterns is ambiguous; `margin = 1` also calls a record
+#' ambiguous when the runner-up has only one edit more (splitcode's
+#' `--min-delta`, minus one). Records with no hit are `"unassigned"`; `NA`
+#' records (vectors, tables) have `NA` in every column after `name`.
+#'
+#' Each end searched with `ends` is a text of its own, as in
+#' [sassy_search()]: hits are in the coordinates of the whole record.
+#'
+#' @inheritParams sassy_search
+#' @param margin How close the runner-up must come for a record to be
+#'   `"ambiguous"`: a whole number >= 0 (see *The rule*).
+#' @return A data frame with one row per record, in input order:
+#'   \describe{
+#'     \item{`file`, `record`}{As in [sassy_search_fastx()] (files), the row
+#'       number or the `id` columns (tables, as in [sassy_search_table()]),
+#'       or `record`, the index into `texts` (vectors).}
+#'     \item{`name`}{The record's name (`names(texts)`, the FASTA/FASTQ
+#'       name; `NA` for unnamed texts; not for tables).}
+#'     \item{`pattern`}{Index of the best pattern in `patterns` (`NA` when
+#'       unassigned).}
+#'     \item{`pattern_name`}{Its name: `names(patterns)`, or `pattern_1`,
+#'       `pattern_2`, ... for unnamed ones.}
+#'     \item{`cost`, `start`, `end`, `strand`}{Its best hit, as in
+#'       [sassy_search()] (1-based, inclusive coordinates).}
+#'     \item{`other_cost`}{The lowest cost of another pattern's hit.}
+#'     \item{`status`}{`"assigned"`, `"ambiguous"` or `"unassigned"`.}
+#'   }
+#' @seealso [sassy_demultiplex_fastx()] to write the records into one file
+#'   per pattern.
+#' @export
+#' @examples
+#' barcodes <- c(bc1 = "ACGTACGTACGT", bc2 = "TTGCAATTGCAA", bc3 = "GGATCCGGATCC")
+#' reads <- c(
+#'   r1 = "CCCCACGTACGAACGTCCCCCCCCCCCCCCCCCC",   # bc1, one edit
+#'   r2 = "GGGGGGGGGGGGGGGGGTTGCAATTGCAATTTTT",   # bc2
+#'   r3 = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"    # none
+#' )
+#' sassy_assign(reads, barcodes, k = 2)
+#'
+#' # only the first and last 16 letters of each read
+#' sassy_assign(reads, barcodes, k = 2, ends = 16)
+sassy_assign <- new_verb(
+  "sassy_assign",
+  c(verb_formals("vector", hits = FALSE), alist(margin = 0L)),
+  "assign_vector"
+)
+
+#' @rdname sassy_assign
+#' @param paths,table,con,column,id,chunk_rows,output As in
+#'   [sassy_search_fastx()] and [sassy_search_table()].
+#' @export
+sassy_assign_fastx <- new_verb(
+  "sassy_assign_fastx",
+  c(assign_formals("fastx"), alist(margin = 0L)),
+  "assign_fastx",
+  options_as_list = TRUE
+)
+
+#' @rdname sassy_assign
+#' @export
+sassy_assign_table <- new_verb(
+  "sassy_assign_table",
+  c(assign_formals("table"), alist(margin = 0L)),
+  "assign_table",
+  options_as_list = TRUE
+)
+
+#' The work of sassy_assign()
+#' @noRd
+assign_vector <- function(texts, patterns, k, alphabet, rc, all_endpoints,
+                          overhang, max_n_frac, ignore_case, ends, threads,
+                          indels, margin, call) {
+  plan <- new_search_plan(
+    texts, patterns, k, alphabet, rc, all_endpoints, overhang, max_n_frac,
+    ignore_case, FALSE, threads,
+    indels = indels, call = call, check = FALSE, ends = ends
+  )
+  plan$margin <- check_margin(margin, call = call)
+  n <- length(plan$texts)
+  res <- if (n == 0L) empty_assignment() else run_search(plan, "assign", call = call)
+  nm <- names(plan$texts)
+  out <- list(record = seq_len(n), name = if (is.null(nm)) rep(NA_character_, n) else unname(nm))
+  new_assignments(out, res, plan$patterns, n)
+}
+
+#' The work of sassy_assign_fastx()
+#' @noRd
+assign_fastx <- function(paths, patterns, k, args, margin, call) {
+  paths <- check_fastx_paths(paths, "paths", call = call, hint = function() {
+    swapped_hint(patterns, is_file, "sassy_assign_fastx", "paths")
+  })
+  plan <- new_verb_plan("assign", patterns, k, args, call)
+  plan$margin <- check_margin(margin, call = call)
+  size <- fastx_batch_size(call = call)
+  progress <- new_progress(fastx_label(paths), "bytes")
+  on.exit(progress_done(progress), add = TRUE)
+  res <- ds_fastx_search(
+    path.expand(paths),
+    as_plan(plan, "assign"),
+    new_read_options(size),
+    progress_callback(progress)
+  )
+  res <- fastx_result(res, "paths", paths, call = call)
+  counts <- res$records_per_file
+  n <- length(res$name)
+  out <- list()
+  if (has_file_column(paths)) {
+    out$file <- rep(file_labels(paths), counts)
+    out$record <- sequence(as.integer(counts))
+  } else {
+    out$record <- seq_len(n)
+  }
+  out$name <- res$name
+  new_assignments(out, res$best, plan$patterns, n)
+}
+
+#' The work of sassy_assign_table()
+#' @noRd
+assign_table <- function(con, table, patterns, k, column, id, args,
+                         chunk_rows, output, margin, call) {
+  check_dbi_installed(call = call)
+  check_connection(con, call = call)
+  if (is.null(args$threads)) {
+    args$threads <- sassy_threads()
+  }
+  plan <- new_verb_plan("assign", patterns, k, args, call)
+  plan$margin <- check_margin(margin, call = call)
+  search_table_rows(
+    con, table, column, id, chunk_rows, output, NULL,
+    table_search_engine(plan, "assign"), "sassy_assign_table",
+    search_args = c(list(patterns = patterns, k = k, margin = margin), args),
+    patterns = patterns, what = "patterns", call = call
+  )
+}
+
+# The binding's columns of no records.
+empty_assignment <- function() {
+  list(
+    pattern = integer(), cost = integer(), start = integer(), end = integer(),
+    strand = character(), other_cost = integer(), status = character()
+  )
+}
+
+#' The assignment data frame: the record columns `out`, then the binding's
+#' columns `res` (assign.rs in the binding) with the pattern names
+#' @noRd
+new_assignments <- function(out, res, patterns, n) {
+  new_data_frame(c(out, assignment_columns(res, patterns, n)), n)
+}
+
+# The binding's assignment columns with the pattern names.
+assignment_columns <- function(res, patterns, n) {
+  if (length(res$pattern) != n) {
+    abort_internal("the assignment has the wrong number of rows", rlang::caller_env())
+  }
+  labels <- fastx_pattern_columns(patterns, character())
+  list(
+    pattern = res$pattern,
+    pattern_name = labels[res$pattern],
+    cost = res$cost,
+    start = res$start,
+    end = res$end,
+    strand = res$strand,
+    other_cost = res$other_cost,
+    status = res$status
+  )
+}

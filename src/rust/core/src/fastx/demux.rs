@@ -1,0 +1,286 @@
+//! Demultiplexing: every record of the input goes, exactly once, to the
+//! file of its best pattern (`assign.rs`), or to the `unassigned` or
+//! `ambiguous` file. Paired files (R1/R2) are read in step, and both mates
+//! go to the sample of the pair.
+//!
+//! Records stream through: a reader thread per input (mates: a second one)
+//! parses batches, this thread assigns each batch with the engine and a
+//! writer thread compresses and writes them. Every output is written under
+//! a temporary name next to it and renamed only when the whole run
+//! succeeded (`writer.rs`): an interrupted or failed run leaves no file
+//! that looks complete, and an existing output untouched.
+//!
+//! Without trimming a record is written as it was read, byte for byte (as
+//! `filter` does). With `trim`, the matched pattern and what precedes it
+//! on its strand are cut away: on the forward strand everything up to the
+//! hit's end, on the reverse strand everything from the hit's start (the
+//! pattern's reverse complement and what follows it). A trimmed record is
+//! written on single lines: header, sequence, and for FASTQ `+` and the
+//! quality.
+
+use super::{reader, writer, Batch, BatchSize, Column, FastxError, Format, HeaderKeep, ReadOptions, RecordParts, CHANNEL_CAPACITY};
+use crate::assign::{Best, Status};
+use crate::engine::{Control, Output, POLL_INTERVAL};
+use crate::error::CoreError;
+use crate::options::{Mode, SearchPlan};
+use crossbeam_channel::{Receiver, RecvTimeoutError};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::Instant;
+
+/// Where the records go.
+#[derive(Debug, Clone)]
+pub struct DemuxSpec {
+    /// The output files (of the reads, R1).
+    pub outputs: Vec<String>,
+    /// The mates' output files (R2), parallel to `outputs`, for paired input.
+    pub mate_outputs: Option<Vec<String>>,
+    /// The output (index into `outputs`) of each pattern's records.
+    pub sample_of_pattern: Vec<usize>,
+    pub unassigned: usize,
+    pub ambiguous: usize,
+    pub margin: i32,
+    pub trim: bool,
+}
+
+/// Records (pairs, for paired input) written to each output.
+pub type DemuxCounts = Vec<u64>;
+
+/// Demultiplex the records of `reads` (and, paired, of `mates`, file by
+/// file in step with them) as `spec` says. `plan` is an assign plan.
+pub fn demultiplex(
+    plan: &SearchPlan,
+    reads: &[String],
+    mates: Option<&[String]>,
+    spec: &DemuxSpec,
+    size: BatchSize,
+    ctl: &Control,
+    poll: &mut dyn FnMut() -> bool,
+) -> Result<DemuxCounts, FastxError> {
+    check_spec(plan, reads, mates, spec)?;
+    let keep = RecordParts { raw: true, header: if spec.trim { HeaderKeep::Full } else { HeaderKeep::None }, qual: spec.trim, seq_strings: false };
+    let opts = ReadOptions::new(size, keep);
+    let gz = |p: &String| p.to_ascii_lowercase().ends_with(".gz");
+    let mut outs = Vec::new();
+    for p in &spec.outputs {
+        outs.push(writer::Output::create(p, gz(p))?);
+    }
+    let mut mate_outs = Vec::new();
+    for p in spec.mate_outputs.iter().flatten() {
+        mate_outs.push(writer::Output::create(p, gz(p))?);
+    }
+    let n_out = spec.outputs.len();
+    std::thread::scope(|s| {
+        // the writer (and compression) runs beside the search: one chunk of
+        // bytes per output and batch, mates' outputs after the reads'
+        let (wtx, wrx) = crossbeam_channel::bounded::<Vec<Vec<u8>>>(CHANNEL_CAPACITY);
+        let writer = s.spawn(move || -> Result<Vec<writer::Output>, FastxError> {
+            let mut all: Vec<writer::Output> = outs.into_iter().chain(mate_outs).collect();
+            for chunks in wrx {
+                for (o, c) in all.iter_mut().zip(&chunks) {
+                    if !c.is_empty() {
+                        o.write_all(c)?;
+                    }
+                }
+            }
+            Ok(all)
+        });
+        let mut counts = vec![0u64; n_out];
+        let mut writer_gone = false;
+        let mut on_pair = |a: Batch, b: Option<Batch>, poll: &mut dyn FnMut() -> bool| -> Result<(), FastxError> {
+            let best_a = assign_batch(plan, &a, &reads[a.file], ctl, poll)?;
+            let best_b = match &b {
+                Some(b) => Some(assign_batch(plan, b, &mates.expect("paired")[b.file], ctl, poll)?),
+                None => None,
+            };
+            let mut chunks = vec![Vec::new(); n_out * if b.is_some() { 2 } else { 1 }];
+            for i in 0..a.len() {
+                let pair = best_b.as_ref().map_or(best_a[i], |bb| best_a[i].merge(bb[i]));
+                let (o, pattern) = route(spec, &pair);
+                counts[o] += 1;
+                write_record(&a, i, &best_a[i], pattern, spec.trim, &mut chunks[o]);
+                if let (Some(b), Some(bb)) = (&b, &best_b) {
+                    write_record(b, i, &bb[i], pattern, spec.trim, &mut chunks[n_out + o]);
+                }
+            }
+            if wtx.send(chunks).is_err() {
+                writer_gone = true;
+                return Err(FastxError::Write { path: spec.outputs[0].clone(), message: "the writer stopped".into() });
+            }
+            Ok(())
+        };
+        let r = match mates {
+            None => super::stream(reads, &opts, ctl, poll, &mut |batch, poll| on_pair(batch, None, poll)),
+            Some(m) => stream_pairs(reads, m, &opts, ctl, poll, &mut on_pair),
+        };
+        drop(wtx);
+        let w = writer.join().unwrap_or_else(|_| Err(CoreError::Internal("the FASTA/FASTQ writer panicked".into()).into()));
+        match (r, w) {
+            (Ok(()), Ok(all)) => {
+                for o in all {
+                    o.commit()?;
+                }
+                Ok(counts)
+            }
+            (Err(_), Err(we)) if writer_gone => Err(we),
+            // the outputs are dropped: their temporary files removed
+            (Err(e), _) => Err(e),
+            (Ok(()), Err(we)) => Err(we),
+        }
+    })
+}
+
+fn check_spec(plan: &SearchPlan, reads: &[String], mates: Option<&[String]>, spec: &DemuxSpec) -> Result<(), FastxError> {
+    let n_out = spec.outputs.len();
+    let bad = |what: &str| Err(CoreError::Internal(format!("demultiplex: {what}")).into());
+    if plan.mode != Mode::Assign {
+        return bad("needs an assign plan");
+    }
+    if spec.sample_of_pattern.len() != plan.patterns.len() || spec.sample_of_pattern.iter().chain([&spec.unassigned, &spec.ambiguous]).any(|&o| o >= n_out) {
+        return bad("an output index is out of range");
+    }
+    if mates.map(|m| m.len()) != mates.map(|_| reads.len()) || spec.mate_outputs.as_ref().map(|m| m.len()) != mates.map(|_| n_out) {
+        return bad("mates and their outputs must match the reads'");
+    }
+    Ok(())
+}
+
+/// The output of a record (pair) and the pattern it was assigned to.
+fn route(spec: &DemuxSpec, best: &Best) -> (usize, Option<u32>) {
+    match (best.status(spec.margin), best.hit) {
+        (Status::Assigned, Some(h)) => (spec.sample_of_pattern[h.pattern as usize], Some(h.pattern)),
+        (Status::Ambiguous, _) => (spec.ambiguous, None),
+        _ => (spec.unassigned, None),
+    }
+}
+
+/// Assign one batch's records, naming the file and record in an error.
+fn assign_batch(plan: &SearchPlan, batch: &Batch, path: &str, ctl: &Control, poll: &mut dyn FnMut() -> bool) -> Result<Vec<Best>, FastxError> {
+    match super::run_batch(plan, batch, path, ctl, poll)? {
+        Output::Best(b) => Ok(b),
+        _ => Err(CoreError::Internal("demultiplex: the search returned no assignments".into()).into()),
+    }
+}
+
+/// Append record `i` of `batch` to `out`: as read, or trimmed of its own
+/// best hit when that is a hit of the record's (pair's) `pattern`.
+fn write_record(batch: &Batch, i: usize, best: &Best, pattern: Option<u32>, trim: bool, out: &mut Vec<u8>) {
+    let hit = best.hit.filter(|h| trim && Some(h.pattern) == pattern);
+    let Some(h) = hit else {
+        out.extend_from_slice(batch.raw.get(i));
+        return;
+    };
+    let seq = batch.seq.get(i);
+    let n = seq.len();
+    let (from, to) = if h.minus { (0, (h.start as usize).min(n)) } else { ((h.end as usize).min(n), n) };
+    let fastq = batch.format == Some(Format::Fastq);
+    out.push(if fastq { b'@' } else { b'>' });
+    out.extend_from_slice(batch.header.get(i));
+    out.push(b'\n');
+    out.extend_from_slice(&seq[from..to]);
+    out.push(b'\n');
+    if fastq {
+        out.extend_from_slice(b"+\n");
+        out.extend_from_slice(&batch.qual.get(i)[from..to]);
+        out.push(b'\n');
+    }
+}
+
+/// The first `n` records of `b`, taken out of it.
+fn split_front(b: &mut Batch, n: usize) -> Batch {
+    let take = |c: &mut Column| -> Column {
+        if c.is_empty() || n == 0 {
+            return Column::default();
+        }
+        let cut = c.ends[n - 1];
+        let front = Column { bytes: c.bytes[..cut].to_vec(), ends: c.ends[..n].to_vec() };
+        c.bytes.drain(..cut);
+        c.ends = c.ends[n..].iter().map(|e| e - cut).collect();
+        front
+    };
+    let front = Batch {
+        file: b.file,
+        first: b.first,
+        format: b.format,
+        seq: take(&mut b.seq),
+        header: take(&mut b.header),
+        qual: take(&mut b.qual),
+        raw: take(&mut b.raw),
+        read_to: b.read_to,
+    };
+    b.first += n as u64;
+    front
+}
+
+type OnPair<'a> = dyn FnMut(Batch, Option<Batch>, &mut dyn FnMut() -> bool) -> Result<(), FastxError> + 'a;
+
+/// [`super::stream`] of two lists of files in step: `on_pair` gets batches
+/// of the same records (file, numbers) of both. Files that differ in their
+/// number of records are an error.
+fn stream_pairs(reads: &[String], mates: &[String], opts: &ReadOptions, ctl: &Control, poll: &mut dyn FnMut() -> bool, on_pair: &mut OnPair<'_>) -> Result<(), FastxError> {
+    let stop = AtomicBool::new(false);
+    let stop_ref = &stop;
+    std::thread::scope(|s| {
+        let (tx1, rx1) = crossbeam_channel::bounded::<reader::Msg>(CHANNEL_CAPACITY);
+        let (tx2, rx2) = crossbeam_channel::bounded::<reader::Msg>(CHANNEL_CAPACITY);
+        let read = &ctl.read_bytes;
+        s.spawn(move || reader::read_all(reads, opts, &tx1, stop_ref, read));
+        s.spawn(move || reader::read_all(mates, opts, &tx2, stop_ref, read));
+        let mut last_poll = Instant::now();
+        let next = |rx: &Receiver<reader::Msg>, poll: &mut dyn FnMut() -> bool, last_poll: &mut Instant| -> Result<Option<Batch>, FastxError> {
+            loop {
+                if ctl.cancel.load(Relaxed) {
+                    return Err(CoreError::Interrupted.into());
+                }
+                if last_poll.elapsed() >= POLL_INTERVAL {
+                    *last_poll = Instant::now();
+                    if poll() {
+                        ctl.cancel.store(true, Relaxed);
+                        return Err(CoreError::Interrupted.into());
+                    }
+                }
+                match rx.recv_timeout(POLL_INTERVAL) {
+                    Ok(Ok(b)) if b.is_empty() => continue,
+                    Ok(Ok(b)) => return Ok(Some(b)),
+                    Ok(Err(e)) => return Err(e),
+                    Err(RecvTimeoutError::Timeout) => {}
+                    Err(RecvTimeoutError::Disconnected) => return Ok(None),
+                }
+            }
+        };
+        let r = (|| -> Result<(), FastxError> {
+            let (mut a, mut b): (Option<Batch>, Option<Batch>) = (None, None);
+            loop {
+                if a.as_ref().is_none_or(|x| x.is_empty()) {
+                    a = next(&rx1, &mut *poll, &mut last_poll)?;
+                }
+                if b.as_ref().is_none_or(|x| x.is_empty()) {
+                    b = next(&rx2, &mut *poll, &mut last_poll)?;
+                }
+                match (&mut a, &mut b) {
+                    (None, None) => return Ok(()),
+                    (Some(x), Some(y)) if x.file == y.file && x.first == y.first => {
+                        let n = x.len().min(y.len());
+                        let (fa, fb) = (split_front(x, n), split_front(y, n));
+                        ctl.batch_read_to.store(fa.read_to.max(fb.read_to), Relaxed);
+                        on_pair(fa, Some(fb), &mut *poll)?;
+                    }
+                    (x, y) => {
+                        // one list ran out of records, or went on to its next file, first
+                        let file = x.as_ref().map(|x| x.file).into_iter().chain(y.as_ref().map(|y| y.file)).min().unwrap_or(0);
+                        return Err(FastxError::Parse {
+                            path: mates[file].clone(),
+                            record: None,
+                            line: None,
+                            kind: super::ParseKind::Mates,
+                            message: format!("`{}` and its mates' file `{}` have different numbers of records", reads[file], mates[file]),
+                        });
+                    }
+                }
+            }
+        })();
+        stop.store(true, Relaxed);
+        drop(rx1);
+        drop(rx2);
+        r
+    })
+}
