@@ -266,7 +266,8 @@ na_score <- function(method, set, n, note) {
              no_barcode_ambiguous = NA_real_, note = note, stringsAsFactors = FALSE)
 }
 label_of_assign <- function(a) {
-  ifelse(a$status == "assigned", as.character(a$pattern_name),
+  best <- if (!is.null(a$pattern_name)) as.character(a$pattern_name) else names(barcodes)[a$pattern]
+  ifelse(a$status == "assigned", best,
          ifelse(a$status == "ambiguous", "ambiguous", "unassigned"))
 }
 #' The best-per-read rule on sassy_search()'s hits of the whole reads (the
