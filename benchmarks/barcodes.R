@@ -120,24 +120,15 @@ assignment_from_files <- function(d) {
 }
 
 # ---- the paths --------------------------------------------------------------
-# each returns list(value = <summary list>, assignment = <name -> label>)
+# each returns its raw value (hits, assignments, the Rust binary's report);
+# summarise() reads it after the timed call
 search_paths <- list(
-  r_search = function() {
-    h <- sassy_search(reads, barcodes, k = args$k, threads = 1L)
-    c(hit_summary(h), list(reads_with_hits = length(unique(h$record)), h = h))
-  },
-  r_search_forward = function() {
-    h <- sassy_search(reads, barcodes, k = args$k, rc = FALSE, threads = 1L)
-    c(hit_summary(h), list(reads_with_hits = length(unique(h$record))))
-  },
+  r_search = function() sassy_search(reads, barcodes, k = args$k, threads = 1L),
+  r_search_forward = function() sassy_search(reads, barcodes, k = args$k, rc = FALSE, threads = 1L),
   r_assign_ends = if (has("sassy_assign")) function() {
-    a <- sassy_assign(reads, barcodes, k = args$k, ends = args$ends, threads = 1L)
-    list(hits = NA_real_, reads_with_hits = sum(a$status != "unassigned"), a = a)
+    sassy_assign(reads, barcodes, k = args$k, ends = args$ends, threads = 1L)
   },
-  r_assign_whole = if (has("sassy_assign")) function() {
-    a <- sassy_assign(reads, barcodes, k = args$k, threads = 1L)
-    list(hits = NA_real_, reads_with_hits = sum(a$status != "unassigned"), a = a)
-  },
+  r_assign_whole = if (has("sassy_assign")) function() sassy_assign(reads, barcodes, k = args$k, threads = 1L),
   sassy_barcodes = function() run_example(bin, "sassy_barcodes", rust_args(TRUE)),
   sassy_barcodes_forward = function() run_example(bin, "sassy_barcodes", rust_args(FALSE))
 )
@@ -214,6 +205,23 @@ part_of <- function(pn) {
   else "search"
 }
 
+#' The numbers a path's value gives for the CSV: the hit summary of
+#' sassy_search() (as the Rust binary prints it), the reads assigned (or
+#' ambiguous) by sassy_assign() or written to a barcode's (or the
+#' ambiguous) file by the demultiplexing.
+summarise <- function(pn, v) {
+  if (pn %in% c("r_search", "r_search_forward")) {
+    return(c(hit_summary(v), list(reads_with_hits = length(unique(v$record)))))
+  }
+  if (pn %in% c("r_assign_ends", "r_assign_whole") && is.data.frame(v) && !is.null(v$status)) {
+    return(list(reads_with_hits = sum(v$status != "unassigned")))
+  }
+  if (startsWith(pn, "demux") && is.data.frame(v$res) && !is.null(v$res$reads)) {
+    nm <- if (!is.null(v$res$output)) v$res$output else v$res$name
+    if (!is.null(nm)) return(list(reads_with_hits = sum(v$res$reads[sub("\\.f(ast)?q.*$", "", basename(nm)) != "unassigned"])))
+  }
+  list()
+}
 search_paths <- Filter(Negate(is.null), search_paths)
 # warm-up (and the values the accuracy below uses)
 last <- lapply(search_paths, function(f) f())
@@ -233,7 +241,7 @@ for (rep in seq_len(args$reps)) {
       next
     }
     r <- time_call(all_paths[[pn]])
-    add(part_of(pn), pn, rep, i, r$elapsed, r$cpu, if (is.list(r$value)) r$value else list())
+    add(part_of(pn), pn, rep, i, r$elapsed, r$cpu, summarise(pn, r$value))
   }
   na_rows(rep)
 }
@@ -292,10 +300,10 @@ label_of_files <- function(d, names_in, rename = c(unknown = "unassigned")) {
 }
 
 acc <- list()
-acc[[length(acc) + 1L]] <- score("search_best", "all", label_of_search(last$r_search$h, length(reads)), truth)
+acc[[length(acc) + 1L]] <- score("search_best", "all", label_of_search(last$r_search, length(reads)), truth)
 for (pn in c("r_assign_ends", "r_assign_whole")) {
   acc[[length(acc) + 1L]] <- if (!is.null(last[[pn]])) {
-    score(pn, "all", label_of_assign(last[[pn]]$a), truth)
+    score(pn, "all", label_of_assign(last[[pn]]), truth)
   } else {
     na_score(pn, "all", length(reads), "missing: sassy_assign()")
   }

@@ -105,7 +105,11 @@ fn main() {
         }
         s
     });
-    let path = if rc { "sassy_barcodes" } else { "sassy_barcodes_forward" };
+    let path = if rc {
+        "sassy_barcodes"
+    } else {
+        "sassy_barcodes_forward"
+    };
     for (i, t) in secs.iter().enumerate() {
         println!(
             "path={path} threads=1 rep={} records={} patterns={} seconds={:.6} cpu_seconds={:.2} hits={} cost_sum={} cigar_bytes={} start_sum={} minus={} reads_with_hits={reads_with_hits}",
