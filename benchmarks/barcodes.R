@@ -98,8 +98,9 @@ rust_args <- function(rc) {
 out_root <- bench_cache("barcodes-out")
 unlink(out_root, recursive = TRUE)
 dir.create(out_root, recursive = TRUE)
-run_dir <- function(tag) {
-  d <- file.path(out_root, tag)
+#' The output folder of file path `pn`, emptied (before its timed call).
+clear_dir <- function(pn) {
+  d <- file.path(out_root, pn)
   unlink(d, recursive = TRUE)
   dir.create(d, recursive = TRUE)
   d
@@ -134,13 +135,13 @@ search_paths <- list(
 )
 
 demux <- function(fastq, th, tag) {
-  out <- run_dir(tag)
+  out <- file.path(out_root, tag)
   res <- sassy_demultiplex_fastx(fastq, barcodes, output = file.path(out, "{name}.fastq"),
                                  k = args$k, ends = args$ends, threads = th)
   list(out = out, res = res)
 }
 cutadapt <- function(fastq, tag) {
-  out <- run_dir(tag)
+  out <- file.path(out_root, tag)
   log <- file.path(out_root, paste0(tag, ".log"))
   status <- system2(cutadapt_bin(), c(
     "-j", "1", "-e", args$k, "-O", "20", "-g", paste0("file:", normalizePath(paths$fasta)),
@@ -152,7 +153,7 @@ cutadapt <- function(fastq, tag) {
 file_paths <- c(
   if (has("sassy_demultiplex_fastx")) stats::setNames(lapply(threads, function(th) {
     force(th)
-    function() demux(paths$fastq, th, paste0("demux_t", th))
+    function() demux(paths$fastq, th, paste0("demux_threads", th))
   }), paste0("demux_threads", threads)),
   if (has("sassy_demultiplex_fastx")) list(demux_subset = function() demux(sub_fastq, 1L, "demux_subset")),
   if (is.null(cutadapt_why)) list(cutadapt_subset = function() cutadapt(sub_fastq, "cutadapt_subset"))
@@ -225,7 +226,10 @@ summarise <- function(pn, v) {
 search_paths <- Filter(Negate(is.null), search_paths)
 # warm-up (and the values the accuracy below uses)
 last <- lapply(search_paths, function(f) f())
-for (pn in setdiff(names(file_paths), "cutadapt_subset")) invisible(file_paths[[pn]]())
+for (pn in setdiff(names(file_paths), "cutadapt_subset")) {
+  clear_dir(pn)
+  invisible(file_paths[[pn]]())
+}
 
 all_paths <- c(search_paths, file_paths)
 for (rep in seq_len(args$reps)) {
@@ -240,6 +244,7 @@ for (rep in seq_len(args$reps)) {
       add(part_of(pn), pn, rep, i, v$seconds, v$cpu_seconds, as.list(v))
       next
     }
+    if (pn %in% names(file_paths)) clear_dir(pn)
     r <- time_call(all_paths[[pn]])
     add(part_of(pn), pn, rep, i, r$elapsed, r$cpu, summarise(pn, r$value))
   }
@@ -309,7 +314,7 @@ for (pn in c("r_assign_ends", "r_assign_whole")) {
   }
 }
 if (has("sassy_demultiplex_fastx")) {
-  acc[[length(acc) + 1L]] <- score("demux", "all", label_of_files(file.path(out_root, "demux_t1"), truth$name), truth)
+  acc[[length(acc) + 1L]] <- score("demux", "all", label_of_files(file.path(out_root, "demux_threads1"), truth$name), truth)
   acc[[length(acc) + 1L]] <- score("demux", "subset",
                                    label_of_files(file.path(out_root, "demux_subset"), truth$name[seq_len(n_sub)]),
                                    truth[seq_len(n_sub), ])
