@@ -20,7 +20,9 @@
 #     vs cutadapt (Debian's 4.2; `-j 1 -e k -O 20 -g file:barcodes.fasta
 #     --revcomp --action=none -o {name}.fastq`) on the first
 #     `--cutadapt_reads` reads (it is slow), compared per read; the
-#     demultiplexing of that subset too, for accuracy on the same reads.
+#     demultiplexing of that subset too, for accuracy on the same reads;
+#     and cutadapt on the first read alone (`cutadapt_one`: its start-up,
+#     which the report also shows subtracted).
 # (d) threads: sassy_demultiplex_fastx() of all reads with each of
 #     `--threads` (ratios to 1 thread).
 # Every repetition runs every path once, in an order rotated from one
@@ -85,6 +87,8 @@ truth <- data$truth
 n_sub <- min(args$cutadapt_reads, length(reads))
 sub_fastq <- file.path(dir, sprintf("reads-first%d.fastq", n_sub))
 if (!file.exists(sub_fastq)) writeLines(readLines(paths$fastq, n = 4L * n_sub), sub_fastq)
+one_fastq <- file.path(dir, "reads-first1.fastq")
+if (!file.exists(one_fastq)) writeLines(readLines(paths$fastq, n = 4L), one_fastq)
 bases <- sum(as.numeric(nchar(reads)))
 message(sprintf("%d reads (%.1f Mbp; %d with a barcode), %d barcodes, k = %d; cutadapt on the first %d",
                 length(reads), bases / 1e6, sum(!is.na(truth$barcode)), length(barcodes), args$k, n_sub))
@@ -156,9 +160,13 @@ file_paths <- c(
     function() demux(paths$fastq, th, paste0("demux_threads", th))
   }), paste0("demux_threads", threads)),
   if (has("sassy_demultiplex_fastx")) list(demux_subset = function() demux(sub_fastq, 1L, "demux_subset")),
-  if (is.null(cutadapt_why)) list(cutadapt_subset = function() cutadapt(sub_fastq, "cutadapt_subset"))
+  if (is.null(cutadapt_why)) list(cutadapt_subset = function() cutadapt(sub_fastq, "cutadapt_subset"),
+                                  cutadapt_one = function() cutadapt(one_fastq, "cutadapt_one"))
 )
-path_records <- function(pn) if (pn %in% c("demux_subset", "cutadapt_subset")) n_sub else length(reads)
+path_records <- function(pn) {
+  if (pn %in% c("demux_subset", "cutadapt_subset")) n_sub else if (pn == "cutadapt_one") 1L else length(reads)
+}
+path_bases <- function(pn) sum(as.numeric(nchar(reads[seq_len(path_records(pn))])))
 path_threads <- function(pn) if (startsWith(pn, "demux_threads")) as.integer(sub("demux_threads", "", pn)) else 1L
 
 # ---- timing ---------------------------------------------------------------------
@@ -168,7 +176,7 @@ add <- function(part, pn, rep, order, seconds, cpu, v = list(), note = "") {
   hits <- get("hits")
   rows[[length(rows) + 1L]] <<- data.frame(
     part = part, path = pn, workload = "ont_like", records = path_records(pn),
-    bases = if (path_records(pn) == length(reads)) bases else sum(as.numeric(nchar(reads[seq_len(n_sub)]))),
+    bases = path_bases(pn),
     threads = path_threads(pn), rep = rep, order = order, seconds = seconds, cpu_seconds = cpu,
     seconds_per_read = seconds / path_records(pn), hits = hits, cost_sum = get("cost_sum"),
     start_sum = get("start_sum"), minus = get("minus"), cigar_bytes = get("cigar_bytes"),
@@ -202,7 +210,7 @@ na_rows <- function(rep) {
 part_of <- function(pn) {
   if (pn %in% c("r_assign_ends", "r_assign_whole")) "assign"
   else if (startsWith(pn, "demux_threads") && pn != "demux_threads1") "threads"
-  else if (pn %in% c("demux_threads1", "demux_subset", "cutadapt_subset")) "demux"
+  else if (pn %in% c("demux_threads1", "demux_subset", "cutadapt_subset", "cutadapt_one")) "demux"
   else "search"
 }
 
@@ -226,7 +234,7 @@ summarise <- function(pn, v) {
 search_paths <- Filter(Negate(is.null), search_paths)
 # warm-up (and the values the accuracy below uses)
 last <- lapply(search_paths, function(f) f())
-for (pn in setdiff(names(file_paths), "cutadapt_subset")) {
+for (pn in setdiff(names(file_paths), c("cutadapt_subset", "cutadapt_one"))) {
   clear_dir(pn)
   invisible(file_paths[[pn]]())
 }
@@ -234,7 +242,7 @@ for (pn in setdiff(names(file_paths), "cutadapt_subset")) {
 all_paths <- c(search_paths, file_paths)
 for (rep in seq_len(args$reps)) {
   names_rep <- names(all_paths)
-  if (rep > args$cutadapt_reps) names_rep <- setdiff(names_rep, "cutadapt_subset")
+  if (rep > args$cutadapt_reps) names_rep <- setdiff(names_rep, c("cutadapt_subset", "cutadapt_one"))
   # rotate the order, so that no path always runs first or after the same one
   names_rep <- names_rep[(seq_along(names_rep) + rep - 2L) %% length(names_rep) + 1L]
   for (i in seq_along(names_rep)) {
