@@ -72,7 +72,8 @@ sassy_read_fastx <- function(path, n_max = Inf, ...) {
   new_data_frame(cols, length(res$name))
 }
 
-check_fastx_output <- function(output, path, call = rlang::caller_env()) {
+check_fastx_output <- function(output, path, call = rlang::caller_env(),
+                               folder_may_be_missing = FALSE) {
   if (!is.character(output) || length(output) != 1L || is.na(output) ||
     output == "") {
     abort_scalar("output", "a single file path", output, call)
@@ -89,7 +90,7 @@ check_fastx_output <- function(output, path, call = rlang::caller_env()) {
   if (dir.exists(full)) {
     abort_scalar("output", "a file path, not a folder", output, call)
   }
-  if (!dir.exists(dirname(full))) {
+  if (!folder_may_be_missing && !dir.exists(dirname(full))) {
     ducksassy_abort(
       c(
         "The folder of `output` must exist.",

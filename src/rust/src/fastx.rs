@@ -127,7 +127,7 @@ fn ds_fastx_count(paths: Robj) -> Robj {
 
 /// The R value of an entry point's result: an error value for R to raise,
 /// after giving the memory of an interrupted or over-limit search back.
-fn fastx_result(r: Result<Robj, FastxError>) -> Robj {
+pub(crate) fn fastx_result(r: Result<Robj, FastxError>) -> Robj {
     r.unwrap_or_else(|e| {
         if matches!(e, FastxError::Core(CoreError::Interrupted | CoreError::TooManyHits { .. })) {
             crate::release_memory();

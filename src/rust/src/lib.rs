@@ -6,6 +6,7 @@ mod arrow;
 mod assign;
 mod cigar;
 mod crispr;
+mod demux;
 mod error;
 mod fastx;
 mod interrupt;
@@ -318,6 +319,7 @@ extendr_module! {
     use arrow;
     use cigar;
     use crispr;
+    use demux;
     use fastx;
     fn ds_search;
     fn ds_check_plan;

@@ -9,10 +9,10 @@ use std::path::Path;
 
 /// Bottom to top; a new module must be placed here.
 const LAYERS: &[&[&str]] = &[
-    &["alphabet", "error", "hits", "cigar", "arrow", "pool", "control", "validate", "overhang"],
+    &["alphabet", "error", "hits", "cigar", "arrow", "pool", "control", "validate", "overhang", "assign"],
     &["options"],
     &["stepwise", "profile", "worker"],
-    &["sink", "hamming", "crispr", "strategy", "lanes"],
+    &["sink", "hamming", "crispr", "strategy", "lanes", "ends"],
     &["engine"],
     &["fastx", "background"],
 ];

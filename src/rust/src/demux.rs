@@ -1,0 +1,48 @@
+//! The binding of `sassy_demultiplex_fastx()`: R values in, one
+//! `ducksassy_core::fastx::demux::demultiplex` call, the records written
+//! to each output out.
+
+use crate::fastx::{fastx_result, path_strings};
+use ducksassy_core::fastx::demux::{self, DemuxSpec};
+use ducksassy_core::fastx::FastxError;
+use ducksassy_core::{Control, CoreError};
+use extendr_api::prelude::*;
+
+/// Demultiplex `paths` (and the mates' files `mates`, `NULL` for single
+/// reads) into `outputs` (and `mate_outputs`). `sample` is the 0-based
+/// output of each pattern, `unassigned` and `ambiguous` the outputs of
+/// those records; `plan` an assign plan (with its `margin`). Returns the
+/// records (pairs) written to each output, as doubles.
+#[extendr]
+#[allow(clippy::too_many_arguments)]
+fn ds_fastx_demultiplex(paths: Robj, mates: Robj, outputs: Robj, mate_outputs: Robj, sample: Robj, unassigned: i32, ambiguous: i32, trim: bool, plan: Robj, read: Robj, progress: Robj) -> Robj {
+    crate::guard(|| fastx_result((|| -> Result<Robj, FastxError> {
+        let margin = crate::plan::margin(&plan)?;
+        let plan = crate::plan::search_plan(&plan)?;
+        let read = crate::plan::read_options(&read, plan.threads)?;
+        let paths = path_strings(&paths, "paths")?;
+        let mates = if mates.is_null() { None } else { Some(path_strings(&mates, "mates")?) };
+        let outputs = path_strings(&outputs, "output")?;
+        let mate_outputs = if mate_outputs.is_null() { None } else { Some(path_strings(&mate_outputs, "output")?) };
+        let index = |i: i32| usize::try_from(i).map_err(|_| CoreError::Internal("a negative output index".into()));
+        let sample_of_pattern = sample
+            .as_integer_slice()
+            .ok_or_else(|| CoreError::Internal("`sample` is not an integer vector".into()))?
+            .iter()
+            .map(|&i| index(i))
+            .collect::<Result<Vec<_>, _>>()?;
+        let spec = DemuxSpec { outputs, mate_outputs, sample_of_pattern, unassigned: index(unassigned)?, ambiguous: index(ambiguous)?, margin, trim };
+        let ctl = Control::new();
+        let all: Vec<String> = paths.iter().chain(mates.iter().flatten()).cloned().collect();
+        let total = crate::progress::files_size(&all);
+        let mut progress = crate::progress::Progress::new(&progress);
+        let mut poll = || progress.poll(|| crate::progress::file_bytes_searched(&ctl, total));
+        let counts = demux::demultiplex(&plan, &paths, mates.as_deref(), &spec, read.batch, &ctl, &mut poll)?;
+        Ok(Doubles::from_values(counts.iter().map(|&c| c as f64)).into())
+    })()))
+}
+
+extendr_module! {
+    mod demux;
+    fn ds_fastx_demultiplex;
+}
