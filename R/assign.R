@@ -58,7 +58,8 @@ assign_formals <- function(source) {
 #'     \item{`cost`, `start`, `end`, `strand`}{Its best hit, as in
 #'       [sassy_search()] (1-based, inclusive coordinates).}
 #'     \item{`other_cost`}{The lowest cost of another pattern's hit.}
-#'     \item{`status`}{`"assigned"`, `"ambiguous"` or `"unassigned"`.}
+#'     \item{`status`}{A factor with levels `"assigned"`, `"ambiguous"` and
+#'       `"unassigned"`.}
 #'   }
 #' @seealso [sassy_demultiplex_fastx()] to write the records into one file
 #'   per pattern.
@@ -74,6 +75,12 @@ assign_formals <- function(source) {
 #'
 #' # only the first and last 16 letters of each read
 #' sassy_assign(reads, barcodes, k = 2, ends = 16)
+#'
+#' # margin: r1's best barcode has 1 edit; a read with bc1 at 1 edit and
+#' # bc3 at 2 is assigned with margin = 0, ambiguous with margin = 1
+#' close <- c(r5 = "ACGTACGAACGTCCCCGGATCCGCTTCCAAAA")
+#' sassy_assign(close, barcodes, k = 2)[, c("pattern_name", "cost", "other_cost", "status")]
+#' sassy_assign(close, barcodes, k = 2, margin = 1)$status
 sassy_assign <- new_verb(
   "sassy_assign",
   c(verb_formals("vector", hits = FALSE), alist(margin = 0L)),
@@ -160,12 +167,16 @@ assign_table <- function(con, table, patterns, k, column, id, args,
   }
   plan <- new_verb_plan("assign", patterns, k, args, call)
   plan$margin <- check_margin(margin, call = call)
-  search_table_rows(
+  out <- search_table_rows(
     con, table, column, id, chunk_rows, output, NULL,
     table_search_engine(plan, "assign"), "sassy_assign_table",
     search_args = c(list(patterns = patterns, k = k, margin = margin), args),
     patterns = patterns, what = "patterns", call = call
   )
+  if (is.data.frame(out)) {
+    out$status <- factor(out$status, levels = assign_status_levels)
+  }
+  out
 }
 
 # The binding's columns of no records.
@@ -183,8 +194,10 @@ new_assignments <- function(out, res, patterns, n) {
   new_data_frame(c(out, assignment_columns(res, patterns, n)), n)
 }
 
-# The binding's assignment columns with the pattern names.
-assignment_columns <- function(res, patterns, n) {
+# The binding's assignment columns with the pattern names; `status` as a
+# factor, or (table chunks, which are bound or written as plain columns)
+# as a character vector.
+assignment_columns <- function(res, patterns, n, factor = TRUE) {
   if (length(res$pattern) != n) {
     abort_internal("the assignment has the wrong number of rows", rlang::caller_env())
   }
@@ -197,6 +210,10 @@ assignment_columns <- function(res, patterns, n) {
     end = res$end,
     strand = res$strand,
     other_cost = res$other_cost,
-    status = res$status
+    status = if (factor) factor(res$status, levels = assign_status_levels) else res$status
   )
 }
+
+# The levels of the `status` column (DESIGN.md): a factor, so that table()
+# lists every status, also those no record has.
+assign_status_levels <- c("assigned", "ambiguous", "unassigned")

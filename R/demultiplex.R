@@ -10,8 +10,8 @@
 #'
 #' @section Outputs:
 #' `output` is a template: `{name}` becomes each pattern's name
-#' (`names(patterns)`, or `pattern_1`, `pattern_2`, ... for unnamed ones),
-#' `unassigned` and `ambiguous`. Patterns with the same name go to the same
+#' (`names(patterns)`, or its index, `1`, `2`, ..., for unnamed ones), and
+#' `unassigned` and `ambiguous`, as cutadapt names its files. Patterns with the same name go to the same
 #' file (several barcodes of one sample). The folder is created if needed.
 #' A name ending in `.gz` is written gzip-compressed, any other plain. Every
 #' output is written, even those that receive no record, under a temporary
@@ -148,8 +148,9 @@ demux_outputs <- function(output, patterns, paired, inputs, call) {
   }
   check_fastx_output(sub("{name}", "x", gsub("{mate}", "1", output, fixed = TRUE), fixed = TRUE),
     inputs[[1L]], call = call, folder_may_be_missing = TRUE)
-  samples <- fastx_pattern_columns(patterns, character())
-  # duplicated names share a file; make.unique() above renamed them: undo
+  # the patterns' names, their index where unnamed (DESIGN.md); patterns
+  # with one name share its file
+  samples <- as.character(seq_along(patterns))
   nm <- names(patterns)
   if (!is.null(nm)) {
     named <- !is.na(nm) & nm != ""

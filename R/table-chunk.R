@@ -114,7 +114,7 @@ table_assign_piece <- function(res, chunk, cols, offset, n, patterns) {
       out[[nm]] <- chunk[[nm]]
     }
   }
-  c(out, assignment_columns(res, patterns, n))
+  c(out, assignment_columns(res, patterns, n, factor = FALSE))
 }
 
 # More hits than `max_hits`: over the whole table, or, with `output`, in one

@@ -152,13 +152,12 @@ pub fn plan(opts: &SearchOptions, guides: &[&[u8]], c: &CrisprOptions) -> Result
 /// to `keep` in slice coordinates. `w.rev` holds the reversed slice when
 /// `plan.rc` (the sink sets it).
 pub(crate) fn guide_hits(plan: &SearchPlan, c: &CrisprPlan, pi: usize, text: &[u8], w: &mut Worker, keep: &mut HitSink) {
-    let pam_length = c.pam_length[pi];
-    strand_hits(plan.k, plan.indels, c, pam_length, &plan.patterns[pi], text, w, |m| keep.fwd(pi, m));
+    strand_hits(plan, c, pi, &plan.patterns[pi], text, w, |m| keep.fwd(pi, m));
     if plan.rc {
         let rev = std::mem::take(&mut w.rev);
         // complement of guide = complemented spacer, then complemented PAM,
         // read along the reversed text: the same layout as forward
-        strand_hits(plan.k, plan.indels, c, pam_length, &plan.complements[pi], &rev, w, |m| keep.rc(pi, m));
+        strand_hits(plan, c, pi, &plan.complements[pi], &rev, w, |m| keep.rc(pi, m));
         w.rev = rev;
     }
 }
@@ -167,26 +166,30 @@ pub(crate) fn guide_hits(plan: &SearchPlan, c: &CrisprPlan, pi: usize, text: &[u
 /// in `rev` (the reversed `fwd`), traced, `pattern_idx` set to `pi`: text
 /// lanes search a joined text of records this way (`lanes.rs`).
 pub(crate) fn guide_matches(plan: &SearchPlan, c: &CrisprPlan, pi: usize, fwd: &[u8], rev: &[u8], w: &mut Worker) -> (Vec<Match>, Vec<Match>) {
-    let pam_length = c.pam_length[pi];
     let mut out = (Vec::new(), Vec::new());
     let labelled = |m: &Match| Match { pattern_idx: pi, ..m.clone() };
-    strand_hits(plan.k, plan.indels, c, pam_length, &plan.patterns[pi], fwd, w, |m| out.0.push(labelled(m)));
+    strand_hits(plan, c, pi, &plan.patterns[pi], fwd, w, |m| out.0.push(labelled(m)));
     if plan.rc {
-        strand_hits(plan.k, plan.indels, c, pam_length, &plan.complements[pi], rev, w, |m| out.1.push(labelled(m)));
+        strand_hits(plan, c, pi, &plan.complements[pi], rev, w, |m| out.1.push(labelled(m)));
     }
     out
 }
 
-/// Hits of one (possibly complemented) guide on one strand's text.
-#[allow(clippy::too_many_arguments)]
-fn strand_hits(k: usize, indels: bool, c: &CrisprPlan, pam_length: usize, guide: &[u8], text: &[u8], w: &mut Worker, mut emit: impl FnMut(&Match)) {
+/// Hits of guide `pi` (`guide`: it, or its complement) on one strand's text.
+fn strand_hits(plan: &SearchPlan, c: &CrisprPlan, pi: usize, guide: &[u8], text: &[u8], w: &mut Worker, mut emit: impl FnMut(&Match)) {
+    let (k, indels, pam_length) = (plan.k, plan.indels, c.pam_length[pi]);
     let (searched, pam) = if c.allow_pam_edits { (guide, &guide[guide.len()..]) } else { guide.split_at(guide.len() - pam_length) };
     let after = pam.len();
     let max_n = c.max_n_frac;
     if !indels {
         let pam_ok = |e: usize| pam_matches(pam, &text[e..e + after]);
         let n_ok = |r: &[u8]| max_n >= 1.0 || n_frac_ok(count_n(r), r.len(), max_n);
-        return crate::hamming::guide_strand(k, searched, after, text, w, true, pam_ok, n_ok, emit);
+        // the N fraction of the whole region, PAM included
+        return crate::hamming::guide_strand(k, searched, after, text, w, pam_ok, |m| {
+            if n_ok(&text[m.text_start..m.text_end]) {
+                emit(m)
+            }
+        });
     }
     // The alignment's region contains text[e - (len - k)..e] (at most k of the
     // searched letters are deleted) and is at most len + k letters long, PAM

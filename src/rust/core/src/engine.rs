@@ -19,7 +19,7 @@ use crate::hits::HitBuffer;
 use crate::options::{Mode, PatternGroup, SearchPlan};
 use crate::profile::{AnySearcher, ProfileKind};
 use crate::sink::{Encoded, Sink, Window, NA_INT};
-use crate::strategy;
+use crate::strategy::{self, Scope};
 use crate::validate::first_invalid_letter;
 use crate::worker::with_worker;
 use rayon::prelude::*;
@@ -198,13 +198,14 @@ fn execute(
 ) -> Result<Vec<Result<Sink, CoreError>>, CoreError> {
     let enc = encode_groups(plan);
     let lanes = crate::lanes::lane_groups(plan);
+    let call = Call { plan, enc: &enc, lanes: &lanes, texts, ctl, matrix };
     let work = work_estimate(plan, tasks);
     // progress: done_bytes counts from here to this total
     ctl.done_bytes.store(0, Relaxed);
     ctl.total_bytes.store(tasks.iter().map(|t| t.bytes).sum(), Relaxed);
 
     let job = || -> Vec<Result<Sink, CoreError>> {
-        tasks.par_iter().enumerate().map(|(ti, t)| run_task(plan, &enc, &lanes, texts, t, ti, ctl, matrix)).collect()
+        tasks.par_iter().enumerate().map(|(ti, t)| run_task(&call, t, ti)).collect()
     };
     if plan.inline && plan.threads == 1 && poll.is_none() {
         // Inline on the calling thread: a caller that brings its own threads
@@ -214,7 +215,7 @@ fn execute(
         // on a fresh helper thread per call, and the pool's thread keeps its
         // searchers and buffers across calls. Sequential, not par_iter
         // (outside a pool that is rayon's global pool).
-        return catch(|| tasks.iter().enumerate().map(|(ti, t)| run_task(plan, &enc, &lanes, texts, t, ti, ctl, matrix)).collect());
+        return catch(|| tasks.iter().enumerate().map(|(ti, t)| run_task(&call, t, ti)).collect());
     }
     let pool = crate::pool::get(plan.threads).map_err(CoreError::Resource)?;
     match poll {
@@ -428,17 +429,20 @@ fn plan_tasks(plan: &SearchPlan, texts: &[Option<&[u8]>]) -> Vec<Task> {
     tasks
 }
 
-#[allow(clippy::too_many_arguments)]
-fn run_task(
-    plan: &SearchPlan,
-    enc: &Encoded,
-    lanes: &[bool],
-    texts: &[Option<&[u8]>],
-    task: &Task,
-    task_index: usize,
-    ctl: &Control,
-    matrix: Option<&Matrix>,
-) -> Result<Sink, CoreError> {
+/// What every task of one call shares: the plan, its encoded groups, the
+/// groups searched in text lanes, the texts, the control, and (count or
+/// contains) the output matrix.
+struct Call<'a> {
+    plan: &'a SearchPlan,
+    enc: &'a Encoded,
+    lanes: &'a [bool],
+    texts: &'a [Option<&'a [u8]>],
+    ctl: &'a Control,
+    matrix: Option<&'a Matrix<'a>>,
+}
+
+fn run_task(call: &Call, task: &Task, task_index: usize) -> Result<Sink, CoreError> {
+    let Call { plan, enc, lanes, texts, ctl, matrix } = *call;
     let r = with_worker(|w| {
         let n_pat = plan.patterns.len();
         // values of whole records go straight into the matrix, through the
@@ -499,17 +503,18 @@ fn run_task(
                 } else {
                     &[]
                 };
+                let sc = Scope { plan, enc, groups: task.groups.clone(), lanes: skip, stop: &stop };
                 let win = match task.window {
                     Some((from, to)) => Window::part(text.len(), from, to, plan.window_overlap),
                     None => Window::whole(text.len()),
                 };
                 match &mut sink {
-                    Sink::Hits(out) => strategy::record_hits(plan, enc, task.groups.clone(), skip, rec as u32, text, &win, w, out, &stop)?,
+                    Sink::Hits(out) => strategy::record_hits(&sc, rec as u32, text, &win, w, out)?,
                     Sink::Best(b) => {
                         // one record's hits at a time, reduced at once (assign.rs)
                         let mut hits = std::mem::take(&mut w.assign_hits);
                         hits.clear();
-                        let r = strategy::record_hits(plan, enc, task.groups.clone(), skip, rec as u32, text, &win, w, &mut hits, &stop);
+                        let r = strategy::record_hits(&sc, rec as u32, text, &win, w, &mut hits);
                         b[j] = b[j].merge(Best::of(&hits));
                         w.assign_hits = hits;
                         r?
@@ -517,15 +522,16 @@ fn run_task(
                     Sink::Values(v) => {
                         let out = &mut v[j * n_pat..(j + 1) * n_pat];
                         if plan.mode == Mode::Count {
-                            strategy::record_counts(plan, enc, task.groups.clone(), skip, text, &win, w, out, &stop)?;
+                            strategy::record_counts(&sc, text, &win, w, out)?;
                         } else {
-                            strategy::record_contains(plan, enc, task.groups.clone(), skip, text, &win, w, out, &stop)?;
+                            strategy::record_contains(&sc, text, &win, w, out)?;
                         }
                     }
                 }
             }
             if !lane_recs.is_empty() {
-                crate::lanes::search(plan, enc, lanes, task.groups.clone(), texts, &lane_recs, task.records.start, w, &mut sink, &stop)?;
+                let sc = Scope { plan, enc, groups: task.groups.clone(), lanes, stop: &stop };
+                crate::lanes::search(&sc, texts, &lane_recs, task.records.start, w, &mut sink)?;
                 if let Sink::Hits(out) = &mut sink {
                     if !out.is_sorted() {
                         out.sort_order(&mut w.order);

@@ -134,53 +134,31 @@ pub(crate) fn single_hits(plan: &SearchPlan, pi: usize, text: &[u8], w: &mut Wor
 }
 
 /// Number of owned Hamming hits of pattern `pi` (or, with `contains`, 1 if
-/// there is one) into `out[pi]`. `rev` gives the reversed slice on demand.
-pub(crate) fn tally_single(
-    plan: &SearchPlan,
-    pi: usize,
-    text: &[u8],
-    win: &Window,
-    w: &mut Worker,
-    out: &mut [i32],
-    contains: bool,
-    rev: impl FnOnce(&mut Worker) -> Vec<u8>,
-) {
+/// there is one). `rev` gives the reversed slice on demand.
+pub(crate) fn tally_single(plan: &SearchPlan, pi: usize, text: &[u8], win: &Window, w: &mut Worker, contains: bool, rev: impl FnOnce(&mut Worker) -> Vec<u8>) -> i32 {
     let mut n = strand_ends(plan, &plan.patterns[pi], text, w, |e| win.keeps_fwd(e)).len();
     if plan.rc && !(contains && n > 0) {
         let r = rev(w);
         n += strand_ends(plan, &plan.complements[pi], &r, w, |e| win.keeps_rc(e)).len();
         w.rev = r;
     }
-    out[pi] = if contains { (n > 0) as i32 } else { n.min(i32::MAX as usize) as i32 };
+    if contains { (n > 0) as i32 } else { n.min(i32::MAX as usize) as i32 }
 }
 
 /// CRISPR guide hits on one strand's text with substitutions only: the
 /// spacer (or, with `allow_pam_edits`, the whole guide) with at most `k`
 /// mismatches, the PAM letters matching exactly unless `allow_pam_edits`.
-/// `pam_ok(e)` checks the PAM after a spacer ending at `e`, `n_ok(region)`
-/// the N fraction of the whole region (PAM included); hits go to `emit`
-/// with the PAM counted as matches.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn guide_strand(
-    k: usize,
-    searched: &[u8],
-    pam_len: usize,
-    text: &[u8],
-    w: &mut Worker,
-    with_cigar: bool,
-    pam_ok: impl Fn(usize) -> bool,
-    n_ok: impl Fn(&[u8]) -> bool,
-    mut emit: impl FnMut(&Match),
-) {
+/// `pam_ok(e)` checks the PAM after a spacer ending at `e`; hits go to
+/// `emit` with the PAM counted as matches and their CIGAR (the caller
+/// checks the N fraction of the region, PAM included).
+pub(crate) fn guide_strand(k: usize, searched: &[u8], pam_len: usize, text: &[u8], w: &mut Worker, pam_ok: impl Fn(usize) -> bool, mut emit: impl FnMut(&Match)) {
+    let with_cigar = true;
     let s_len = searched.len();
     for e in candidate_ends(ProfileKind::Iupac, searched, text, k, w) {
         if e + pam_len > text.len() || !pam_ok(e) {
             continue;
         }
         let Some(mm) = mismatches(Alphabet::Iupac, searched, &text[e - s_len..e], k) else { continue };
-        if !n_ok(&text[e - s_len..e + pam_len]) {
-            continue;
-        }
         let mut m = hit(Alphabet::Iupac, searched, text, e, mm, with_cigar);
         if pam_len > 0 {
             m.text_end += pam_len;

@@ -80,6 +80,7 @@ use crate::error::CoreError;
 use crate::options::{Mode, PatternGroup, SearchPlan};
 use crate::profile::ProfileKind;
 use crate::sink::{Encoded, Sink, Window};
+use crate::strategy::Scope;
 use crate::worker::Worker;
 use sassy::Match;
 
@@ -111,22 +112,11 @@ pub fn lane_record(plan: &SearchPlan, text: &[u8]) -> bool {
 }
 
 /// Search the records `recs` (indices into `texts`, all present) for the
-/// groups in `groups` that `lanes` marks, into `sink`, whose rows (values)
+/// groups of `sc` that its `lanes` marks, into `sink`, whose rows (values)
 /// or record numbers (hits) start at record `first`. Hits are appended
 /// unsorted; the caller sorts the task's buffer.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn search(
-    plan: &SearchPlan,
-    enc: &Encoded,
-    lanes: &[bool],
-    groups: std::ops::Range<usize>,
-    texts: &[Option<&[u8]>],
-    recs: &[u32],
-    first: usize,
-    w: &mut Worker,
-    sink: &mut Sink,
-    stop: &Stop,
-) -> Result<(), CoreError> {
+pub(crate) fn search(sc: &Scope, texts: &[Option<&[u8]>], recs: &[u32], first: usize, w: &mut Worker, sink: &mut Sink) -> Result<(), CoreError> {
+    let plan = sc.plan;
     let mut joined = Joined {
         fwd: std::mem::take(&mut w.lane_fwd),
         rev: std::mem::take(&mut w.lane_rev),
@@ -141,7 +131,8 @@ pub(crate) fn search(
         // the records after the chunk are prefetched while it is joined, so
         // that they arrive while sassy searches it
         let next = &recs[to..(to + PREFETCH_AHEAD).min(recs.len())];
-        r = search_chunk(plan, enc, lanes, groups.clone(), texts, (&recs[from..to], next), first, w, sink, stop, &mut joined);
+        let records = Records { texts, chunk: &recs[from..to], next, first };
+        r = search_chunk(sc, &records, w, sink, &mut joined);
         if r.is_err() {
             break;
         }
@@ -205,20 +196,20 @@ fn separator(kind: ProfileKind) -> u8 {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn search_chunk(
-    plan: &SearchPlan,
-    enc: &Encoded,
-    lanes: &[bool],
-    groups: std::ops::Range<usize>,
-    texts: &[Option<&[u8]>],
-    (chunk, next): (&[u32], &[u32]),
+/// The records of one joined chunk: `chunk` (indices into `texts`), the
+/// records after it (`next`, prefetched), and the first record of the
+/// task (rows of values are counted from it).
+struct Records<'a, 't> {
+    texts: &'a [Option<&'t [u8]>],
+    chunk: &'a [u32],
+    next: &'a [u32],
     first: usize,
-    w: &mut Worker,
-    sink: &mut Sink,
-    stop: &Stop,
-    j: &mut Joined,
-) -> Result<(), CoreError> {
+}
+
+fn search_chunk(sc: &Scope, recs: &Records, w: &mut Worker, sink: &mut Sink, j: &mut Joined) -> Result<(), CoreError> {
+    let (plan, enc, lanes, stop) = (sc.plan, sc.enc, sc.lanes, sc.stop);
+    let Records { texts, chunk, next, first } = *recs;
+    let groups = sc.groups.clone();
     let text = |r: u32| texts[r as usize].expect("lane records are present");
     let sep = separator(joined_kind(plan));
     // the alphabet check of the chunk's records is part of the join (a call
@@ -265,7 +256,7 @@ fn search_chunk(
                 for &i in &j.redo {
                     let r = chunk[i];
                     let t = text(r);
-                    crate::strategy::record_hits(plan, enc, gi..gi + 1, &[], r, t, &Window::whole(t.len()), w, out, stop)?;
+                    crate::strategy::record_hits(&sc.only(gi..gi + 1), r, t, &Window::whole(t.len()), w, out)?;
                 }
             }
             Sink::Best(b) => {
@@ -281,7 +272,7 @@ fn search_chunk(
                     let r = chunk[i];
                     let t = text(r);
                     hits.clear();
-                    let res = crate::strategy::record_hits(plan, enc, gi..gi + 1, &[], r, t, &Window::whole(t.len()), w, &mut hits, stop);
+                    let res = crate::strategy::record_hits(&sc.only(gi..gi + 1), r, t, &Window::whole(t.len()), w, &mut hits);
                     let cell = &mut b[r as usize - first];
                     *cell = cell.merge(crate::assign::Best::of(&hits));
                     if res.is_err() {
@@ -302,9 +293,9 @@ fn search_chunk(
                     let t = text(r);
                     let win = Window::whole(t.len());
                     if plan.mode == Mode::Contains {
-                        crate::strategy::record_contains(plan, enc, gi..gi + 1, &[], t, &win, w, &mut row, stop)?;
+                        crate::strategy::record_contains(&sc.only(gi..gi + 1), t, &win, w, &mut row)?;
                     } else {
-                        crate::strategy::record_counts(plan, enc, gi..gi + 1, &[], t, &win, w, &mut row, stop)?;
+                        crate::strategy::record_counts(&sc.only(gi..gi + 1), t, &win, w, &mut row)?;
                     }
                     for &p in group {
                         v[(r as usize - first) * n_pat + p] = row[p];

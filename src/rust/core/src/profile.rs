@@ -78,20 +78,16 @@ impl AnySearcher {
 
     /// [`crate::stepwise::search`]: like [`AnySearcher::search`] with tracing,
     /// but traced a batch at a time so that `emit` can stop it.
-    #[allow(clippy::too_many_arguments)]
     pub fn search_in_steps(
         &mut self,
         cms: &mut Matrices,
         pattern: &[u8],
         text: &[u8],
-        k: usize,
-        all_endpoints: bool,
-        alpha: Option<f32>,
-        max_n_frac: Option<f32>,
+        q: &crate::stepwise::StepQuery,
         keep_end: impl Fn(usize) -> bool,
         mut emit: impl FnMut(&[Match]) -> Result<(), CoreError>,
     ) -> Result<(), CoreError> {
-        each!(self, s => crate::stepwise::search(s, cms, pattern, text, k, all_endpoints, alpha, max_n_frac, &keep_end, &mut emit))
+        each!(self, s => crate::stepwise::search(s, cms, pattern, text, q, &keep_end, &mut emit))
     }
 
     /// Encode equal-length patterns for [`AnySearcher::search_encoded`]

@@ -41,6 +41,23 @@ impl Default for Matrices {
     }
 }
 
+/// The options of one traced search in steps: at most `k` edits, every end
+/// point or the rightmost local minima, the overhang cost `alpha`, and the
+/// N-fraction filter `max_n_frac`.
+#[derive(Debug, Clone, Copy)]
+pub struct StepQuery {
+    pub k: usize,
+    pub all_endpoints: bool,
+    pub alpha: Option<f32>,
+    pub max_n_frac: Option<f32>,
+}
+
+impl StepQuery {
+    pub fn of(plan: &crate::options::SearchPlan) -> Self {
+        StepQuery { k: plan.k, all_endpoints: plan.all_endpoints, alpha: plan.overhang, max_n_frac: plan.max_n_frac }
+    }
+}
+
 /// Search `pattern` in `text` (forward only) like `Searcher::search` /
 /// `search_all` with tracing, for the end positions `keep_end` accepts (the
 /// clamped `text_end` of the match, as in the traced match). Traced matches
@@ -48,19 +65,16 @@ impl Default for Matrices {
 /// `max_n_frac` is the searcher's N filter (already configured on `s`): sassy
 /// applies its pre-trace part in the DP pass, the exact part is applied here
 /// after the trace, as sassy does.
-#[allow(clippy::too_many_arguments)]
 pub fn search<P: Profile>(
     s: &mut Searcher<P>,
     cms: &mut Matrices,
     pattern: &[u8],
     text: &[u8],
-    k: usize,
-    all_endpoints: bool,
-    alpha: Option<f32>,
-    max_n_frac: Option<f32>,
+    q: &StepQuery,
     keep_end: impl Fn(usize) -> bool,
     mut emit: impl FnMut(&[Match]) -> Result<(), CoreError>,
 ) -> Result<(), CoreError> {
+    let StepQuery { k, all_endpoints, alpha, .. } = *q;
     s.set_trace(false);
     // with overhang, the DP pass runs at a larger k so that the right end is
     // not capped; only matches of cost <= k are traced (see overhang.rs)
@@ -82,9 +96,7 @@ pub fn search<P: Profile>(
     }
     let lanes = lanes_for(pattern.len(), k, cms.0.len());
     let reserved = TraceMemory::reserve(pattern.len(), k, lanes)?;
-    let fill_len = pattern.len() + k;
-    let mut out = Vec::with_capacity(lanes);
-    let result = trace_batches::<P>(&todo, lanes, pattern, text, fill_len, k, cms, alpha, max_n_frac, &mut out, &mut emit);
+    let result = trace_batches::<P>(&todo, lanes, pattern, text, q, cms, &mut emit);
     if reserved.bytes > KEEP_BYTES {
         // a worker keeps its matrices across calls: not gigabytes of them
         *cms = Matrices::default();
@@ -93,20 +105,19 @@ pub fn search<P: Profile>(
 }
 
 /// Trace the matches `todo` a batch of `lanes` at a time.
-#[allow(clippy::too_many_arguments)]
 fn trace_batches<P: Profile>(
     todo: &[(usize, usize, i32)],
     lanes: usize,
     pattern: &[u8],
     text: &[u8],
-    fill_len: usize,
-    k: usize,
+    q: &StepQuery,
     cms: &mut Matrices,
-    alpha: Option<f32>,
-    max_n_frac: Option<f32>,
-    out: &mut Vec<Match>,
     emit: &mut impl FnMut(&[Match]) -> Result<(), CoreError>,
 ) -> Result<(), CoreError> {
+    let StepQuery { k, alpha, max_n_frac, .. } = *q;
+    let fill_len = pattern.len() + k;
+    let mut out = Vec::with_capacity(lanes);
+    let out = &mut out;
     for batch in todo.chunks(lanes) {
         let slices: Vec<&[u8]> = batch.iter().map(|&(from, end, _)| &text[from..end.min(text.len())]).collect();
         if batch.len() > 1 {

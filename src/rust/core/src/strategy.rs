@@ -12,34 +12,51 @@ use crate::error::CoreError;
 use crate::hits::HitBuffer;
 use crate::options::{PatternGroup, SearchPlan};
 use crate::profile::{AnySearcher, ProfileKind};
+use crate::stepwise::StepQuery;
 use crate::sink::{Encoded, HitSink, Window};
 use crate::worker::Worker;
 use sassy::Match;
+use std::ops::Range;
 
-/// Search `text[win.lo..win.hi]` of record `rec` for the groups `groups` and
+/// What one strategy call searches besides the text: the plan, its encoded
+/// groups, the range of pattern groups, the groups searched in text lanes
+/// (`lanes.rs`: the one-record strategies leave them out, the lanes search
+/// only them; empty: none) and the stop check. One value, so that a new
+/// sink or strategy does not add arguments to every function.
+#[derive(Clone)]
+pub struct Scope<'a> {
+    pub plan: &'a SearchPlan,
+    pub enc: &'a Encoded,
+    pub groups: Range<usize>,
+    pub lanes: &'a [bool],
+    pub stop: &'a Stop<'a>,
+}
+
+impl<'a> Scope<'a> {
+    /// The same search of the groups `groups` only, none in lanes.
+    pub fn only(&self, groups: Range<usize>) -> Scope<'a> {
+        Scope { groups, lanes: &[], ..self.clone() }
+    }
+
+    /// Whether group `gi` is left out here (searched in text lanes instead).
+    fn skipped(&self, gi: usize) -> bool {
+        self.lanes.get(gi).copied().unwrap_or(false)
+    }
+}
+
+/// Search `text[win.lo..win.hi]` of record `rec` for the groups of `sc` and
 /// append every owned hit to `out`, ordered by pattern, start, end, strand.
 /// Hits are counted against the limit and the stop flag is checked after
 /// every sassy call; on an error `out` is left as it was.
-#[allow(clippy::too_many_arguments)]
-pub fn record_hits(
-    plan: &SearchPlan,
-    enc: &Encoded,
-    groups: std::ops::Range<usize>,
-    skip: &[bool],
-    rec: u32,
-    text: &[u8],
-    win: &Window,
-    w: &mut Worker,
-    out: &mut HitBuffer,
-    stop: &Stop,
-) -> Result<(), CoreError> {
+pub fn record_hits(sc: &Scope, rec: u32, text: &[u8], win: &Window, w: &mut Worker, out: &mut HitBuffer) -> Result<(), CoreError> {
+    let plan = sc.plan;
     w.with_text(&text[win.lo..win.hi], plan.fold_case(), |text, w| {
         if plan.rc {
             w.set_reversed(text);
         }
         let mut staging = std::mem::take(&mut w.staging);
         staging.clear();
-        let r = slice_hits(plan, enc, groups, skip, rec, text, win, w, &mut staging, stop);
+        let r = slice_hits(sc, rec, text, win, w, &mut staging);
         if r.is_ok() {
             if staging.is_sorted() {
                 out.extend_all(&staging);
@@ -54,23 +71,12 @@ pub fn record_hits(
 }
 
 /// The hits of each group in `staging`, in sassy's order.
-#[allow(clippy::too_many_arguments)]
-fn slice_hits(
-    plan: &SearchPlan,
-    enc: &Encoded,
-    groups: std::ops::Range<usize>,
-    skip: &[bool],
-    rec: u32,
-    text: &[u8],
-    win: &Window,
-    w: &mut Worker,
-    staging: &mut HitBuffer,
-    stop: &Stop,
-) -> Result<(), CoreError> {
+fn slice_hits(sc: &Scope, rec: u32, text: &[u8], win: &Window, w: &mut Worker, staging: &mut HitBuffer) -> Result<(), CoreError> {
+    let (plan, enc, stop) = (sc.plan, sc.enc, sc.stop);
     let kind = ProfileKind::of(plan);
     let mut keep = HitSink { rec, win, cigar: plan.cigar, n: text.len(), out: staging, counted: 0 };
-    for gi in groups {
-        if skipped(skip, gi) {
+    for gi in sc.groups.clone() {
+        if sc.skipped(gi) {
             continue;
         }
         stop.check()?;
@@ -80,11 +86,11 @@ fn slice_hits(
                 let c = plan.crispr.as_ref().expect("checked");
                 crate::crispr::guide_hits(plan, c, *pi, text, w, &mut keep)
             }
-            PatternGroup::Single(pi) => single_hits(plan, kind, *pi, text, w, &mut keep, stop)?,
+            PatternGroup::Single(pi) => single_hits(sc, kind, *pi, text, w, &mut keep)?,
             PatternGroup::Batch(idx) if text.is_empty() => {
                 // sassy's batched search cannot take an empty text
                 for &pi in idx {
-                    single_hits(plan, kind, pi, text, w, &mut keep, stop)?;
+                    single_hits(sc, kind, pi, text, w, &mut keep)?;
                 }
             }
             PatternGroup::Batch(idx) => {
@@ -110,26 +116,21 @@ fn slice_hits(
     Ok(())
 }
 
-/// Whether group `gi` is left out here (searched in text lanes instead,
-/// see `lanes.rs`); an empty `skip` leaves out nothing.
-fn skipped(skip: &[bool], gi: usize) -> bool {
-    skip.get(gi).copied().unwrap_or(false)
-}
-
 /// Hits of pattern `pi` alone, both strands.
-fn single_hits(plan: &SearchPlan, kind: ProfileKind, pi: usize, text: &[u8], w: &mut Worker, keep: &mut HitSink, stop: &Stop) -> Result<(), CoreError> {
+fn single_hits(sc: &Scope, kind: ProfileKind, pi: usize, text: &[u8], w: &mut Worker, keep: &mut HitSink) -> Result<(), CoreError> {
+    let (plan, stop) = (sc.plan, sc.stop);
     if !plan.indels {
         return crate::hamming::single_hits(plan, pi, text, w, keep, stop);
     }
     if in_steps(plan, pi) {
         let win = keep.win;
-        single_in_steps(plan, kind, &plan.patterns[pi], text, w, stop, |e| win.keeps_fwd(e), |ms| {
+        single_in_steps(sc, kind, &plan.patterns[pi], text, w, |e| win.keeps_fwd(e), |ms| {
             ms.iter().for_each(|m| keep.fwd(pi, m));
             keep.report(stop)
         })?;
         if plan.rc {
             let rev = std::mem::take(&mut w.rev);
-            let r = single_in_steps(plan, kind, &plan.complements[pi], &rev, w, stop, |e| win.keeps_rc(e), |ms| {
+            let r = single_in_steps(sc, kind, &plan.complements[pi], &rev, w, |e| win.keeps_rc(e), |ms| {
                 ms.iter().for_each(|m| keep.rc(pi, m));
                 keep.report(stop)
             });
@@ -163,17 +164,16 @@ fn in_steps(plan: &SearchPlan, pi: usize) -> bool {
 
 /// One strand's traced search of `pattern` in steps: the stop flag is checked
 /// before every batch of traces, `emit` gets the owned traced matches.
-#[allow(clippy::too_many_arguments)]
 fn single_in_steps(
-    plan: &SearchPlan,
+    sc: &Scope,
     kind: ProfileKind,
     pattern: &[u8],
     text: &[u8],
     w: &mut Worker,
-    stop: &Stop,
     keep_end: impl Fn(usize) -> bool,
     mut emit: impl FnMut(&[Match]) -> Result<(), CoreError>,
 ) -> Result<(), CoreError> {
+    let (plan, stop) = (sc.plan, sc.stop);
     let (s, cms) = w.searcher_and_matrices(kind, plan.overhang);
     // sassy's N filter before the trace counts the N of the m - k letters
     // before each end: a bound only when the whole pattern lies in the text,
@@ -182,7 +182,7 @@ fn single_in_steps(
     let prefilter = if plan.overhang.is_some() { None } else { plan.max_n_frac };
     s.configure(false, prefilter);
     stop.check()?;
-    s.search_in_steps(cms, pattern, text, plan.k, plan.all_endpoints, plan.overhang, plan.max_n_frac, keep_end, |ms| {
+    s.search_in_steps(cms, pattern, text, &StepQuery::of(plan), keep_end, |ms| {
         emit(ms)?;
         stop.check()
     })
@@ -193,38 +193,45 @@ fn single_in_steps(
 /// without it sassy still reports each match's end, which decides ownership.
 /// Batched groups use sassy's batched search (it traces its hits, but for
 /// many patterns it is still far less work than one search per pattern).
-#[allow(clippy::too_many_arguments)]
-pub fn record_counts(plan: &SearchPlan, enc: &Encoded, groups: std::ops::Range<usize>, skip: &[bool], text: &[u8], win: &Window, w: &mut Worker, out: &mut [i32], stop: &Stop) -> Result<(), CoreError> {
-    w.with_text(&text[win.lo..win.hi], plan.fold_case(), |text, w| slice_tally(plan, enc, groups, skip, text, win, w, out, false, stop))
+pub fn record_counts(sc: &Scope, text: &[u8], win: &Window, w: &mut Worker, out: &mut [i32]) -> Result<(), CoreError> {
+    w.with_text(&text[win.lo..win.hi], sc.plan.fold_case(), |text, w| slice_tally(sc, text, win, w, &mut Tally { out, contains: false, rev_ready: false }))
 }
 
 /// 1 if a pattern has an owned hit in the window, else 0, into `out[pattern]`.
 /// The reverse strand is searched only when the forward strand left a
 /// pattern without a hit.
-#[allow(clippy::too_many_arguments)]
-pub fn record_contains(plan: &SearchPlan, enc: &Encoded, groups: std::ops::Range<usize>, skip: &[bool], text: &[u8], win: &Window, w: &mut Worker, out: &mut [i32], stop: &Stop) -> Result<(), CoreError> {
-    w.with_text(&text[win.lo..win.hi], plan.fold_case(), |text, w| slice_tally(plan, enc, groups, skip, text, win, w, out, true, stop))
+pub fn record_contains(sc: &Scope, text: &[u8], win: &Window, w: &mut Worker, out: &mut [i32]) -> Result<(), CoreError> {
+    w.with_text(&text[win.lo..win.hi], sc.plan.fold_case(), |text, w| slice_tally(sc, text, win, w, &mut Tally { out, contains: true, rev_ready: false }))
+}
+
+/// Where a count or contains search of one slice goes: the values per
+/// pattern, whether they are 0/1 flags, and whether `w.rev` holds the
+/// slice's reverse yet (it is filled once, on first use).
+struct Tally<'o> {
+    out: &'o mut [i32],
+    contains: bool,
+    rev_ready: bool,
 }
 
 /// Count (or, with `contains`, flag) owned hits per pattern of `groups`,
 /// checking the stop flag between groups.
-#[allow(clippy::too_many_arguments)]
-fn slice_tally(plan: &SearchPlan, enc: &Encoded, groups: std::ops::Range<usize>, skip: &[bool], text: &[u8], win: &Window, w: &mut Worker, out: &mut [i32], contains: bool, stop: &Stop) -> Result<(), CoreError> {
-    let mut rev_ready = false;
-    for gi in groups {
-        if skipped(skip, gi) {
+fn slice_tally(sc: &Scope, text: &[u8], win: &Window, w: &mut Worker, t: &mut Tally) -> Result<(), CoreError> {
+    let (plan, enc) = (sc.plan, sc.enc);
+    for gi in sc.groups.clone() {
+        if sc.skipped(gi) {
             continue;
         }
-        stop.check()?;
+        sc.stop.check()?;
         match &plan.groups[gi] {
-            PatternGroup::Single(pi) => tally_single(plan, *pi, text, win, w, out, contains, &mut rev_ready, stop)?,
+            PatternGroup::Single(pi) => tally_single(sc, *pi, text, win, w, t)?,
             PatternGroup::Batch(idx) if text.is_empty() => {
                 for &pi in idx {
-                    tally_single(plan, pi, text, win, w, out, contains, &mut rev_ready, stop)?;
+                    tally_single(sc, pi, text, win, w, t)?;
                 }
             }
             PatternGroup::Batch(idx) => {
                 let Some((fwd, comp)) = &enc[gi] else { unreachable!("batched group without encoding") };
+                let (out, contains) = (&mut *t.out, t.contains);
                 for &pi in idx {
                     out[pi] = 0;
                 }
@@ -237,7 +244,7 @@ fn slice_tally(plan: &SearchPlan, enc: &Encoded, groups: std::ops::Range<usize>,
                 }
                 let done = contains && idx.iter().all(|&pi| out[pi] > 0);
                 if let (Some(comp), false) = (comp, done) {
-                    let rev = reversed(text, w, &mut rev_ready);
+                    let rev = reversed(text, w, &mut t.rev_ready);
                     let s = w.searcher(ProfileKind::Iupac, plan.overhang);
                     for m in s.search_encoded(comp, &rev, plan.k, plan.all_endpoints) {
                         if win.keeps_rc(m.text_end) {
@@ -255,10 +262,12 @@ fn slice_tally(plan: &SearchPlan, enc: &Encoded, groups: std::ops::Range<usize>,
     Ok(())
 }
 
-#[allow(clippy::too_many_arguments)]
-fn tally_single(plan: &SearchPlan, pi: usize, text: &[u8], win: &Window, w: &mut Worker, out: &mut [i32], contains: bool, rev_ready: &mut bool, stop: &Stop) -> Result<(), CoreError> {
+fn tally_single(sc: &Scope, pi: usize, text: &[u8], win: &Window, w: &mut Worker, t: &mut Tally) -> Result<(), CoreError> {
+    let (plan, stop, contains) = (sc.plan, sc.stop, t.contains);
     if !plan.indels {
-        crate::hamming::tally_single(plan, pi, text, win, w, out, contains, |w| reversed(text, w, rev_ready));
+        let rev_ready = &mut t.rev_ready;
+        let n = crate::hamming::tally_single(plan, pi, text, win, w, contains, |w| reversed(text, w, rev_ready));
+        t.out[pi] = n;
         return Ok(());
     }
     let kind = ProfileKind::of(plan);
@@ -266,7 +275,7 @@ fn tally_single(plan: &SearchPlan, pi: usize, text: &[u8], win: &Window, w: &mut
     let steps = plan.needs_trace() && in_steps(plan, pi);
     let mut n = 0;
     if steps {
-        single_in_steps(plan, kind, &plan.patterns[pi], text, w, stop, |e| win.keeps_fwd(e), |ms| {
+        single_in_steps(sc, kind, &plan.patterns[pi], text, w, |e| win.keeps_fwd(e), |ms| {
             n += ms.len();
             Ok(())
         })?;
@@ -277,9 +286,9 @@ fn tally_single(plan: &SearchPlan, pi: usize, text: &[u8], win: &Window, w: &mut
     }
     if plan.rc && !(contains && n > 0) {
         stop.check()?;
-        let rev = reversed(text, w, rev_ready);
+        let rev = reversed(text, w, &mut t.rev_ready);
         let r = if steps {
-            single_in_steps(plan, kind, &plan.complements[pi], &rev, w, stop, |e| win.keeps_rc(e), |ms| {
+            single_in_steps(sc, kind, &plan.complements[pi], &rev, w, |e| win.keeps_rc(e), |ms| {
                 n += ms.len();
                 Ok(())
             })
@@ -292,7 +301,7 @@ fn tally_single(plan: &SearchPlan, pi: usize, text: &[u8], win: &Window, w: &mut
         w.rev = rev;
         r?;
     }
-    out[pi] = if contains { (n > 0) as i32 } else { n.min(i32::MAX as usize) as i32 };
+    t.out[pi] = if contains { (n > 0) as i32 } else { n.min(i32::MAX as usize) as i32 };
     Ok(())
 }
 

@@ -261,8 +261,14 @@ fn stream_pairs(reads: &[String], mates: &[String], opts: &ReadOptions, ctl: &Co
                     (Some(x), Some(y)) if x.file == y.file && x.first == y.first => {
                         let n = x.len().min(y.len());
                         let (fa, fb) = (split_front(x, n), split_front(y, n));
-                        ctl.batch_read_to.store(fa.read_to.max(fb.read_to), Relaxed);
+                        // progress, as `stream` keeps it: both readers count
+                        // into `read_bytes`, so the later of the two batches
+                        let to = fa.read_to.max(fb.read_to);
+                        ctl.done_bytes.store(0, Relaxed);
+                        ctl.total_bytes.store(0, Relaxed);
+                        ctl.batch_read_to.store(to, Relaxed);
                         on_pair(fa, Some(fb), &mut *poll)?;
+                        ctl.searched_bytes.store(to, Relaxed);
                     }
                     (x, y) => {
                         // one list ran out of records, or went on to its next file, first
@@ -283,4 +289,47 @@ fn stream_pairs(reads: &[String], mates: &[String], opts: &ReadOptions, ctl: &Co
         drop(rx2);
         r
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_front_takes_the_first_records() {
+        let mut b = Batch { file: 1, first: 10, ..Default::default() };
+        for (s, r) in [(&b"AC"[..], &b"@a\nAC\n+\nII\n"[..]), (b"G", b"@b\nG\n+\nI\n"), (b"TTT", b"@c\nTTT\n+\nIII\n")] {
+            b.seq.push(s);
+            b.raw.push(r);
+        }
+        let f = split_front(&mut b, 2);
+        assert_eq!((f.file, f.first, f.len(), b.first, b.len()), (1, 10, 2, 12, 1));
+        assert_eq!(f.seq.iter().collect::<Vec<_>>(), vec![&b"AC"[..], b"G"]);
+        assert_eq!(f.raw.get(1), b"@b\nG\n+\nI\n");
+        assert_eq!((b.seq.get(0), b.raw.get(0)), (&b"TTT"[..], &b"@c\nTTT\n+\nIII\n"[..]));
+        assert!(f.qual.is_empty() && b.qual.is_empty());
+        let rest = split_front(&mut b, 1);
+        assert_eq!((rest.len(), b.len(), b.first), (1, 0, 13));
+    }
+
+    #[test]
+    fn trimming_cuts_the_barcode_and_what_precedes_it_on_its_strand() {
+        let mut b = Batch { format: Some(Format::Fastq), ..Default::default() };
+        b.seq.push(b"AAACCCGGGTTT");
+        b.qual.push(b"abcdefghijkl");
+        b.header.push(b"r1 x");
+        b.raw.push(b"@r1 x\nAAACCCGGGTTT\n+\nabcdefghijkl\n");
+        let hit = |minus| Best { hit: Some(crate::assign::BestHit { cost: 0, pattern: 2, start: 3, end: 6, minus }), ..Default::default() };
+        let mut out = Vec::new();
+        write_record(&b, 0, &hit(false), Some(2), true, &mut out);
+        assert_eq!(out, b"@r1 x\nGGGTTT\n+\nghijkl\n");
+        out.clear();
+        write_record(&b, 0, &hit(true), Some(2), true, &mut out);
+        assert_eq!(out, b"@r1 x\nAAA\n+\nabc\n");
+        out.clear();
+        // another pattern's hit, or no trimming: the record as read
+        write_record(&b, 0, &hit(false), Some(1), true, &mut out);
+        write_record(&b, 0, &hit(false), Some(2), false, &mut out);
+        assert_eq!(out, [b.raw.get(0), b.raw.get(0)].concat());
+    }
 }
