@@ -13,7 +13,8 @@ use crate::hits::HitBuffer;
 use crate::options::{PatternGroup, SearchPlan};
 use crate::profile::{AnySearcher, ProfileKind};
 use crate::stepwise::StepQuery;
-use crate::sink::{Encoded, HitSink, Window};
+use crate::profile::AnyEncoded;
+use crate::sink::{Encoded, GroupEncoding, HitSink, Window};
 use crate::worker::Worker;
 use sassy::Match;
 use std::ops::Range;
@@ -94,26 +95,101 @@ fn slice_hits(sc: &Scope, rec: u32, text: &[u8], win: &Window, w: &mut Worker, s
                 }
             }
             PatternGroup::Batch(idx) => {
-                let Some((fwd, comp)) = &enc[gi] else { unreachable!("batched group without encoding") };
+                let Some(g) = &enc[gi] else { unreachable!("batched group without encoding") };
+                let mut cand = std::mem::take(&mut w.rc_candidates);
                 let s = w.searcher(ProfileKind::Iupac, plan.overhang);
                 s.configure(true, plan.max_n_frac);
-                for m in s.search_encoded(fwd, text, plan.k, plan.all_endpoints) {
-                    keep.fwd(idx[m.pattern_idx], m);
-                }
-                keep.report(stop)?;
-                if let Some(comp) = comp {
-                    let rev = std::mem::take(&mut w.rev);
-                    let s = w.searcher(ProfileKind::Iupac, plan.overhang);
-                    for m in s.search_encoded(comp, &rev, plan.k, plan.all_endpoints) {
-                        keep.rc(idx[m.pattern_idx], m);
+                let n = idx.len();
+                for m in s.search_encoded(g.both.as_ref().unwrap_or(&g.fwd), text, plan.k, plan.all_endpoints) {
+                    if m.pattern_idx < n {
+                        keep.fwd(idx[m.pattern_idx], m);
+                    } else {
+                        cand.push(m.pattern_idx - n);
                     }
-                    w.rev = rev;
                 }
+                let r = keep.report(stop).and_then(|()| {
+                    let rev = std::mem::take(&mut w.rev);
+                    let r = match reverse_plan(g, idx, &mut cand) {
+                        Reverse::None => Ok(()),
+                        Reverse::Batched(comp) => {
+                            let s = w.searcher(ProfileKind::Iupac, plan.overhang);
+                            for m in s.search_encoded(comp, &rev, plan.k, plan.all_endpoints) {
+                                keep.rc(idx[m.pattern_idx], m);
+                            }
+                            Ok(())
+                        }
+                        Reverse::Singles => cand.iter().try_for_each(|&li| {
+                            stop.check()?;
+                            let pi = idx[li];
+                            let s = w.searcher(kind, plan.overhang);
+                            s.configure(true, plan.max_n_frac);
+                            for m in s.search(&plan.complements[pi], &rev, plan.k, plan.all_endpoints) {
+                                keep.rc(pi, &m);
+                            }
+                            Ok(())
+                        }),
+                    };
+                    w.rev = rev;
+                    r
+                });
+                cand.clear();
+                w.rc_candidates = cand;
+                r?;
             }
         }
         keep.report(stop)?;
     }
     Ok(())
+}
+
+/// How the reverse strand of a batched group is searched.
+enum Reverse<'e> {
+    /// Not at all: one strand only, or no pattern has a candidate.
+    None,
+    /// The group's complements, batched on the reversed text.
+    Batched(&'e AnyEncoded),
+    /// Each pattern with a candidate alone (its index in the group in
+    /// the candidate list).
+    Singles,
+}
+
+/// A group's candidates of the reverse-complement pass may be at most this
+/// fraction of its patterns (1 / this) to be searched one by one; more are
+/// searched batched. One pattern alone costs about as much as a tenth of a
+/// batch of 96 (sassy's pattern tiling shares the text's profile and SIMD
+/// lanes), so a few candidates are far cheaper one by one.
+const RC_SINGLES_MAX_SHARE: usize = 16;
+
+/// How to search the reverse strand of group `g` (patterns `idx`), given
+/// the candidates `cand` of the reverse-complement pass (sorted and
+/// deduplicated here). Without the pass, the complements batched.
+///
+/// Why the candidates suffice: a pattern's reverse-strand hit is an
+/// alignment of its reverse complement in the text with cost <= k, whose
+/// end lies in a run of end positions with cost <= k; the pass reports at
+/// least one end of every such run (its rightmost local minimum), so a
+/// pattern without a candidate has no reverse-strand hit. The hits of one
+/// with a candidate come from the search of its complement on the reversed
+/// text, the one-by-one search, so they are exactly those of every other
+/// path (tests/engine.rs compares them).
+fn reverse_plan<'e>(g: &'e GroupEncoding, idx: &[usize], cand: &mut Vec<usize>) -> Reverse<'e> {
+    let Some(comp) = &g.comp else { return Reverse::None };
+    if g.both.is_none() {
+        return Reverse::Batched(comp);
+    }
+    cand.sort_unstable();
+    cand.dedup();
+    if cand.is_empty() {
+        Reverse::None
+    } else if cand.len() * RC_SINGLES_MAX_SHARE <= idx.len() {
+        Reverse::Singles
+    } else {
+        Reverse::Batched(comp)
+    }
+}
+
+fn kind_of(plan: &SearchPlan) -> ProfileKind {
+    ProfileKind::of(plan)
 }
 
 /// Hits of pattern `pi` alone, both strands.
@@ -230,29 +306,51 @@ fn slice_tally(sc: &Scope, text: &[u8], win: &Window, w: &mut Worker, t: &mut Ta
                 }
             }
             PatternGroup::Batch(idx) => {
-                let Some((fwd, comp)) = &enc[gi] else { unreachable!("batched group without encoding") };
+                let Some(g) = &enc[gi] else { unreachable!("batched group without encoding") };
                 let (out, contains) = (&mut *t.out, t.contains);
                 for &pi in idx {
                     out[pi] = 0;
                 }
+                let mut cand = std::mem::take(&mut w.rc_candidates);
                 let s = w.searcher(ProfileKind::Iupac, plan.overhang);
                 s.configure(true, plan.max_n_frac);
-                for m in s.search_encoded(fwd, text, plan.k, plan.all_endpoints) {
-                    if win.keeps_fwd(m.text_end) {
+                let n = idx.len();
+                for m in s.search_encoded(g.both.as_ref().unwrap_or(&g.fwd), text, plan.k, plan.all_endpoints) {
+                    if m.pattern_idx >= n {
+                        cand.push(m.pattern_idx - n);
+                    } else if win.keeps_fwd(m.text_end) {
                         out[idx[m.pattern_idx]] += 1;
                     }
                 }
                 let done = contains && idx.iter().all(|&pi| out[pi] > 0);
-                if let (Some(comp), false) = (comp, done) {
+                if !done {
                     let rev = reversed(text, w, &mut t.rev_ready);
-                    let s = w.searcher(ProfileKind::Iupac, plan.overhang);
-                    for m in s.search_encoded(comp, &rev, plan.k, plan.all_endpoints) {
-                        if win.keeps_rc(m.text_end) {
-                            out[idx[m.pattern_idx]] += 1;
+                    match reverse_plan(g, idx, &mut cand) {
+                        Reverse::None => {}
+                        Reverse::Batched(comp) => {
+                            let s = w.searcher(ProfileKind::Iupac, plan.overhang);
+                            for m in s.search_encoded(comp, &rev, plan.k, plan.all_endpoints) {
+                                if win.keeps_rc(m.text_end) {
+                                    out[idx[m.pattern_idx]] += 1;
+                                }
+                            }
+                        }
+                        Reverse::Singles => {
+                            for &li in cand.iter() {
+                                let pi = idx[li];
+                                if contains && out[pi] > 0 {
+                                    continue;
+                                }
+                                let s = w.searcher(kind_of(plan), plan.overhang);
+                                s.configure(plan.needs_trace(), plan.max_n_frac);
+                                out[pi] += overhang_search(s, plan, &plan.complements[pi], &rev).iter().filter(|m| win.keeps_rc(m.text_end)).count() as i32;
+                            }
                         }
                     }
                     w.rev = rev;
                 }
+                cand.clear();
+                w.rc_candidates = cand;
                 for &pi in idx {
                     out[pi] = if contains { (out[pi] > 0) as i32 } else { out[pi] };
                 }

@@ -34,6 +34,9 @@ pub struct Worker {
     pub task_values: Vec<i32>,
     /// One record's hits of an assignment, reduced at once (engine.rs).
     pub assign_hits: HitBuffer,
+    /// A batched group's patterns with a reverse-strand candidate
+    /// (`strategy.rs`).
+    pub rc_candidates: Vec<usize>,
 }
 
 impl Worker {
