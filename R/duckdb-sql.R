@@ -47,6 +47,18 @@
 #'   [, max_n_frac [, rc]]]])` -> hits as [sassy_crispr()] finds them
 #'   (defaults 3, `false`, 0.2, `true`), with the field `guide` in place of
 #'   `pattern`; `guide` may be a `VARCHAR[]`.
+#' * `sassy_assign(text, patterns, k [, alphabet [, rc [, all_endpoints
+#'   [, overhang [, max_n_frac [, ends [, margin]]]]]]])` -> a `STRUCT`
+#'   with the fields `pattern`, `cost`, `start`, `end`, `strand`,
+#'   `other_cost`, `status`: the best pattern of the text, as the columns of
+#'   [sassy_assign()] (`pattern` the 1-based index in the `VARCHAR[]`
+#'   `patterns`, or `NULL` when `status` is `'unassigned'`; `status`
+#'   `'assigned'`, `'ambiguous'` or `'unassigned'`). `ends` is a list of
+#'   one or two whole numbers (`[150]`: the first and last 150 letters,
+#'   `[150, 0]`: the start only) or `NULL` (whole texts, the default),
+#'   `margin` a whole number (default 0). A `NULL` text gives a `NULL`
+#'   struct. Its fields are read as `a.status`, `a.pattern`, or all of them
+#'   with `a.*` (or `unnest(a)`); `patterns` may also be a single `VARCHAR`.
 #' * `sassy_backend()` -> the SIMD backend the functions run: the one R
 #'   uses (see [sassy_backend_info()]).
 #'
@@ -87,6 +99,11 @@
 #'   print(DBI::dbGetQuery(con, "
 #'     SELECT id, h.start, h.\"end\", h.cost, h.strand, h.cigar
 #'     FROM (SELECT id, unnest(sassy_hits(seq, 'ACGTACGT', 1)) AS h FROM reads)"))
+#'   # the best of several barcodes per read
+#'   print(DBI::dbGetQuery(con, "
+#'     SELECT id, a.pattern, a.cost, a.status
+#'     FROM (SELECT id, sassy_assign(seq, ['ACGTACGT', 'TTCGTACG'], 1) AS a
+#'           FROM reads) ORDER BY id"))
 #'   DBI::dbDisconnect(con)
 #' }
 sassy_duckdb <- function(dbdir = ":memory:", ..., config = list()) {

@@ -45,8 +45,11 @@ DUCKDB_EXTENSION_EXTERN
 
 /* ---- the Rust side's C ABI (src/rust/sql/src/lib.rs; same layout) ------ */
 
-#define DS_SQL_ABI 1
-enum { FUN_COUNT = 0, FUN_CONTAINS = 1, FUN_HITS = 2, FUN_CRISPR_HITS = 3 };
+#define DS_SQL_ABI 2
+enum { FUN_COUNT = 0, FUN_CONTAINS = 1, FUN_HITS = 2, FUN_CRISPR_HITS = 3, FUN_ASSIGN = 4 };
+#define DS_UNSET INT64_MIN /* margin, ends elements: not given */
+#define DS_NO_COST INT32_MIN /* other_cost: none */
+enum { STATUS_ASSIGNED = 0, STATUS_AMBIGUOUS = 1, STATUS_UNASSIGNED = 2, STATUS_NULL = 3 };
 #define FUN_PANEL 0x100 /* or-ed in for a VARCHAR[] pattern argument */
 
 typedef struct {
@@ -67,6 +70,9 @@ typedef struct {
   double max_n_frac;
   int64_t pam_length;
   int32_t allow_pam_edits;
+  const int64_t *ends; /* NULL: not given */
+  size_t n_ends;
+  int64_t margin; /* DS_UNSET: not given */
 } ds_row;
 
 typedef struct {
@@ -78,6 +84,8 @@ typedef struct {
   const uint8_t *minus;
   const uint64_t *cigar_off;
   const uint8_t *cigar;
+  const int32_t *other_cost; /* FUN_ASSIGN: one per row */
+  const uint8_t *status;
 } ds_chunk_out;
 
 typedef struct {
@@ -167,7 +175,7 @@ static int find_api(char *msg, size_t len) {
 /* What the argument at each position is, per SQL function. */
 enum role {
   R_TEXT, R_PATTERN, R_K, R_ALPHABET, R_RC, R_ALL_ENDPOINTS, R_OVERHANG,
-  R_MAX_N_FRAC, R_PAM_LENGTH, R_ALLOW_PAM_EDITS
+  R_MAX_N_FRAC, R_PAM_LENGTH, R_ALLOW_PAM_EDITS, R_ENDS, R_MARGIN
 };
 
 /* sassy_count / sassy_contains / sassy_hits: the R functions' order */
@@ -178,6 +186,11 @@ static const enum role search_roles[] = {R_TEXT,      R_PATTERN,       R_K,
 static const enum role crispr_roles[] = {R_TEXT,          R_PATTERN,    R_K,
                                          R_PAM_LENGTH,    R_ALLOW_PAM_EDITS,
                                          R_MAX_N_FRAC,    R_RC};
+/* sassy_assign: the search arguments, then ends and margin (R's order) */
+static const enum role assign_roles[] = {R_TEXT,      R_PATTERN,       R_K,
+                                         R_ALPHABET,  R_RC,            R_ALL_ENDPOINTS,
+                                         R_OVERHANG,  R_MAX_N_FRAC,    R_ENDS,
+                                         R_MARGIN};
 
 typedef struct {
   int32_t fun;
@@ -189,6 +202,8 @@ static duckdb_type role_type(enum role r) {
   switch (r) {
   case R_K:
   case R_PAM_LENGTH:
+  case R_MARGIN:
+  case R_ENDS: /* a list of them: see add_overloads */
     return DUCKDB_TYPE_BIGINT;
   case R_RC:
   case R_ALL_ENDPOINTS:
@@ -295,6 +310,41 @@ static void write_hits(duckdb_vector output, idx_t n, const ds_chunk_out *o) {
   }
 }
 
+/* STRUCT(pattern, cost, start, end, strand, other_cost, status), as the
+ * columns of R's sassy_assign() */
+#define N_ASSIGN_FIELDS 7
+static const char *assign_names[N_ASSIGN_FIELDS] = {
+    "pattern", "cost", "start", "end", "strand", "other_cost", "status"};
+
+static void write_assign(duckdb_vector output, idx_t n, const ds_chunk_out *o) {
+  duckdb_vector f[N_ASSIGN_FIELDS];
+  for (int i = 0; i < N_ASSIGN_FIELDS; i++) f[i] = duckdb_struct_vector_get_child(output, i);
+  const int32_t *ints[4] = {o->pattern, o->cost, o->start, o->end};
+  int32_t *d[4];
+  for (int i = 0; i < 4; i++) d[i] = (int32_t *)duckdb_vector_get_data(f[i]);
+  int32_t *other = (int32_t *)duckdb_vector_get_data(f[5]);
+  static const char *status[3] = {"assigned", "ambiguous", "unassigned"};
+  for (idx_t r = 0; r < n; r++) {
+    uint8_t s = o->status[r];
+    if (s == STATUS_NULL) {
+      /* a NULL struct, and NULL fields (DuckDB reads them either way) */
+      set_null(output, r);
+      for (int i = 0; i < N_ASSIGN_FIELDS; i++) set_null(f[i], r);
+      continue;
+    }
+    if (s == STATUS_UNASSIGNED) {
+      for (int i = 0; i < 5; i++) set_null(f[i], r);
+    } else {
+      for (int i = 0; i < 4; i++) d[i][r] = ints[i][r];
+      duckdb_vector_assign_string_element_len(f[4], r, o->minus[r] ? "-" : "+", 1);
+    }
+    if (o->other_cost[r] == DS_NO_COST) set_null(f[5], r);
+    else other[r] = o->other_cost[r];
+    const char *st = status[s < 3 ? s : 2];
+    duckdb_vector_assign_string_element_len(f[6], r, st, (idx_t)strlen(st));
+  }
+}
+
 static void search_fn(duckdb_function_info info, duckdb_data_chunk input,
                       duckdb_vector output) {
   const fn_info *fi = (const fn_info *)duckdb_scalar_function_get_extra_info(info);
@@ -303,6 +353,7 @@ static void search_fn(duckdb_function_info info, duckdb_data_chunk input,
   if (n == 0) return;
   ds_row *rows = (ds_row *)malloc(n * sizeof(ds_row));
   ds_str *panel = NULL;
+  int64_t *ends = NULL;
   if (rows == NULL) {
     duckdb_scalar_function_set_error(info, "ducksassy: out of memory");
     return;
@@ -317,6 +368,7 @@ static void search_fn(duckdb_function_info info, duckdb_data_chunk input,
     w->max_n_frac = NAN;
     w->pam_length = -1;
     w->allow_pam_edits = -1;
+    w->margin = DS_UNSET;
   }
   for (idx_t c = 0; c < ncol; c++) {
     duckdb_vector v = duckdb_data_chunk_get_vector(input, c);
@@ -353,6 +405,29 @@ static void search_fn(duckdb_function_info info, duckdb_data_chunk input,
       }
       continue;
     }
+    if (role == R_ENDS) {
+      /* a list of whole numbers per row (a NULL list: not given, as R's
+       * default NULL); NULL elements are DS_UNSET, refused in Rust */
+      duckdb_vector child = duckdb_list_vector_get_child(v);
+      idx_t nchild = duckdb_list_vector_get_size(v);
+      uint64_t *cval = duckdb_vector_get_validity(child);
+      int64_t *cdata = (int64_t *)duckdb_vector_get_data(child);
+      ends = (int64_t *)malloc((nchild > 0 ? nchild : 1) * sizeof(int64_t));
+      if (ends == NULL) {
+        free(panel);
+        free(rows);
+        duckdb_scalar_function_set_error(info, "ducksassy: out of memory");
+        return;
+      }
+      for (idx_t j = 0; j < nchild; j++) ends[j] = row_valid(cval, j) ? cdata[j] : DS_UNSET;
+      duckdb_list_entry *e = (duckdb_list_entry *)data;
+      for (idx_t r = 0; r < n; r++) {
+        if (!row_valid(val, r)) continue;
+        rows[r].ends = ends + e[r].offset;
+        rows[r].n_ends = (size_t)e[r].length;
+      }
+      continue;
+    }
     /* overhang and max_n_frac are NULL by default in R too: there a SQL
      * NULL means "not set", like leaving them out (so that max_n_frac can be
      * given without an overhang); any other NULL makes the result NULL */
@@ -375,6 +450,8 @@ static void search_fn(duckdb_function_info info, duckdb_data_chunk input,
       case R_MAX_N_FRAC: w->max_n_frac = ((double *)data)[r]; break;
       case R_PAM_LENGTH: w->pam_length = ((int64_t *)data)[r]; break;
       case R_ALLOW_PAM_EDITS: w->allow_pam_edits = ((bool *)data)[r] ? 1 : 0; break;
+      case R_MARGIN: w->margin = ((int64_t *)data)[r]; break;
+      case R_ENDS: break; /* above */
       }
     }
   }
@@ -383,6 +460,7 @@ static void search_fn(duckdb_function_info info, duckdb_data_chunk input,
   if (!fi->panel) {
     single = (ds_str *)malloc(n * sizeof(ds_str));
     if (single == NULL) {
+      free(ends);
       free(rows);
       duckdb_scalar_function_set_error(info, "ducksassy: out of memory");
       return;
@@ -407,12 +485,15 @@ static void search_fn(duckdb_function_info info, duckdb_data_chunk input,
                         &o, err, sizeof(err));
   if (failed) {
     duckdb_scalar_function_set_error(info, err[0] ? err : "ducksassy: the search failed");
+  } else if (fi->fun == FUN_ASSIGN) {
+    write_assign(output, n, &o);
   } else if (fi->fun == FUN_HITS || fi->fun == FUN_CRISPR_HITS) {
     write_hits(output, n, &o);
   } else {
     write_values(fi, output, n, &o);
   }
   free(single);
+  free(ends);
   free(panel);
   free(rows);
 }
@@ -432,7 +513,8 @@ static const fn_info infos[] = {
     {FUN_COUNT, 0, search_roles},  {FUN_CONTAINS, 0, search_roles},
     {FUN_HITS, 0, search_roles},   {FUN_COUNT, 1, search_roles},
     {FUN_CONTAINS, 1, search_roles}, {FUN_HITS, 1, search_roles},
-    {FUN_CRISPR_HITS, 0, crispr_roles}, {FUN_CRISPR_HITS, 1, crispr_roles}};
+    {FUN_CRISPR_HITS, 0, crispr_roles}, {FUN_CRISPR_HITS, 1, crispr_roles},
+    {FUN_ASSIGN, 0, assign_roles},   {FUN_ASSIGN, 1, assign_roles}};
 
 static duckdb_logical_type hits_type(const char **names) {
   duckdb_logical_type members[N_HIT_FIELDS];
@@ -445,7 +527,18 @@ static duckdb_logical_type hits_type(const char **names) {
   return list;
 }
 
+static duckdb_logical_type assign_type(void) {
+  duckdb_logical_type members[N_ASSIGN_FIELDS];
+  for (int f = 0; f < N_ASSIGN_FIELDS; f++)
+    members[f] = duckdb_create_logical_type(f == 4 || f == 6 ? DUCKDB_TYPE_VARCHAR
+                                                             : DUCKDB_TYPE_INTEGER);
+  duckdb_logical_type st = duckdb_create_struct_type(members, assign_names, N_ASSIGN_FIELDS);
+  for (int f = 0; f < N_ASSIGN_FIELDS; f++) duckdb_destroy_logical_type(&members[f]);
+  return st;
+}
+
 static duckdb_logical_type return_type(const fn_info *fi) {
+  if (fi->fun == FUN_ASSIGN) return assign_type();
   if (fi->fun == FUN_HITS) return hits_type(hit_names);
   if (fi->fun == FUN_CRISPR_HITS) return hits_type(crispr_hit_names);
   duckdb_logical_type t = duckdb_create_logical_type(
@@ -464,7 +557,7 @@ static int add_overloads(duckdb_scalar_function_set set, const char *name,
     duckdb_scalar_function_set_name(f, name);
     for (int a = 0; a < nargs; a++) {
       duckdb_logical_type t = duckdb_create_logical_type(role_type(fi->roles[a]));
-      if (fi->roles[a] == R_PATTERN && fi->panel) {
+      if ((fi->roles[a] == R_PATTERN && fi->panel) || fi->roles[a] == R_ENDS) {
         duckdb_logical_type l = duckdb_create_list_type(t);
         duckdb_scalar_function_add_parameter(f, l);
         duckdb_destroy_logical_type(&l);
@@ -508,10 +601,12 @@ DUCKDB_EXTENSION_ENTRYPOINT(duckdb_connection connection,
   }
   int n_search = (int)(sizeof(search_roles) / sizeof(search_roles[0]));
   int n_crispr = (int)(sizeof(crispr_roles) / sizeof(crispr_roles[0]));
+  int n_assign = (int)(sizeof(assign_roles) / sizeof(assign_roles[0]));
   int ok = register_search(connection, "sassy_count", &infos[0], &infos[3], n_search) &&
            register_search(connection, "sassy_contains", &infos[1], &infos[4], n_search) &&
            register_search(connection, "sassy_hits", &infos[2], &infos[5], n_search) &&
-           register_search(connection, "sassy_crispr_hits", &infos[6], &infos[7], n_crispr);
+           register_search(connection, "sassy_crispr_hits", &infos[6], &infos[7], n_crispr) &&
+           register_search(connection, "sassy_assign", &infos[8], &infos[9], n_assign);
   if (ok) {
     duckdb_scalar_function f = duckdb_create_scalar_function();
     duckdb_scalar_function_set_name(f, "sassy_backend");

@@ -198,6 +198,128 @@ test_that("DuckDB's threads give the same results", {
   expect_identical(one, as.numeric(sum(sassy_count(texts, "ACGTTGCAAGGTCC", 2), na.rm = TRUE)))
 })
 
+# Reads of random DNA with one of `barcodes` planted (some edited, half of
+# them reverse complemented) near the start or the end, some with two
+# barcodes (ties and near-ties), some with none, NULL rows.
+assign_reads <- function(n, barcodes, na = 0.03) {
+  rc <- function(x) chartr("ACGT", "TGCA", paste(rev(strsplit(x, "")[[1]]), collapse = ""))
+  edit <- function(p) {
+    for (e in seq_len(sample(0:3, 1))) {
+      at <- sample(nchar(p), 1)
+      p <- switch(sample(3, 1),
+        `substr<-`(p, at, at, sample(c("A", "C", "G", "T"), 1)),
+        paste0(substr(p, 1, at - 1), substring(p, at + 1)),
+        paste0(substr(p, 1, at), sample(c("A", "C", "G", "T"), 1), substring(p, at + 1))
+      )
+    }
+    p
+  }
+  texts <- random_seqs(n, 60:300, c("A", "C", "G", "T"))
+  for (i in seq_len(n)) {
+    for (j in seq_len(sample(c(0, 1, 1, 1, 2), 1))) {
+      p <- edit(sample(barcodes, 1))
+      if (runif(1) < 0.5) p <- rc(p)
+      t <- texts[i]
+      at <- if (runif(1) < 0.5) sample(0:20, 1) else nchar(t) - sample(0:20, 1)
+      texts[i] <- paste0(substr(t, 1, at), p, substring(t, at + 1))
+    }
+  }
+  texts[sample(n, round(n * na))] <- NA
+  texts
+}
+
+assign_fields <- c("pattern", "cost", "start", "end", "strand", "other_cost", "status")
+
+# sassy_assign() of R, the fields of the SQL struct
+r_assign <- function(...) {
+  a <- as.data.frame(sassy_assign(...))[assign_fields]
+  rownames(a) <- NULL
+  a
+}
+
+sql_assign <- function(con, fn_call) {
+  sql <- sprintf("SELECT id, a.* FROM (SELECT id, %s AS a FROM t) ORDER BY id", fn_call)
+  out <- DBI::dbGetQuery(con, sql)
+  out <- out[assign_fields]
+  rownames(out) <- NULL
+  out
+}
+
+sql_list <- function(x) paste0("[", paste0("'", x, "'", collapse = ", "), "]")
+
+test_that("sassy_assign in SQL equals sassy_assign() (both strands, margin, ends, options, NULL rows, chunks)", {
+  con <- sql_con()
+  set.seed(23)
+  barcodes <- vapply(1:12, function(i) paste(sample(c("A", "C", "G", "T"), 16, TRUE), collapse = ""), "")
+  texts <- assign_reads(5000, barcodes)
+  DBI::dbWriteTable(con, "t", data.frame(id = seq_along(texts), seq = texts), overwrite = TRUE)
+  panel <- sql_list(barcodes)
+  for (case in list(
+    list(sql = "2", r = list(k = 2)),
+    list(sql = "2, 'iupac', true, false, NULL, NULL, NULL, 0", r = list(k = 2, margin = 0)),
+    list(sql = "2, 'iupac', true, false, NULL, NULL, NULL, 1", r = list(k = 2, margin = 1)),
+    list(sql = "3, 'dna', false", r = list(k = 3, alphabet = "dna", rc = FALSE)),
+    list(sql = "2, 'iupac', true, true", r = list(k = 2, all_endpoints = TRUE)),
+    list(sql = "3, 'iupac', true, false, 0.5, 0.2, NULL, 1", r = list(k = 3, overhang = 0.5, max_n_frac = 0.2, margin = 1)),
+    list(sql = "2, 'iupac', true, false, NULL, NULL, [40]", r = list(k = 2, ends = 40)),
+    list(sql = "2, 'iupac', true, false, NULL, NULL, [40, 0], 1", r = list(k = 2, ends = c(40, 0), margin = 1)),
+    list(sql = "2, 'iupac', true, false, NULL, NULL, [0, 35]", r = list(k = 2, ends = c(0, 35)))
+  )) {
+    got <- sql_assign(con, sprintf("sassy_assign(seq, %s, %s)", panel, case$sql))
+    want <- do.call(r_assign, c(list(texts, barcodes), case$r))
+    expect_identical(got, want, info = case$sql)
+  }
+  # the inputs cover every status and both strands
+  want <- r_assign(texts, barcodes, k = 2)
+  expect_true(all(c("assigned", "ambiguous", "unassigned") %in% want$status))
+  expect_true(all(c("+", "-") %in% want$strand))
+  expect_true(anyNA(want$status))
+  expect_false(identical(want$status, r_assign(texts, barcodes, k = 2, margin = 1)$status))
+  # on DuckDB's threads, in any order
+  DBI::dbExecute(con, "SET threads = 2")
+  DBI::dbExecute(con, "SET preserve_insertion_order = false")
+  DBI::dbExecute(con, sprintf("CREATE TABLE asg AS SELECT id, sassy_assign(seq, %s, 2, 'iupac', true, false, NULL, NULL, NULL, 1) AS a FROM t", panel))
+  got <- DBI::dbGetQuery(con, "SELECT a.* FROM asg ORDER BY id")
+  rownames(got) <- NULL
+  expect_identical(got, r_assign(texts, barcodes, k = 2, margin = 1))
+  # 250,000 rows (DuckDB scans row groups of 122,880 rows in parallel):
+  # each as its row of `t`
+  DBI::dbExecute(con, "CREATE TABLE big AS SELECT i, t.seq FROM range(250000) r(i) JOIN t ON t.id = i % 5000 + 1")
+  DBI::dbExecute(con, sprintf("CREATE TABLE bigasg AS SELECT i, sassy_assign(seq, %s, 2, 'iupac', true, false, NULL, NULL, NULL, 1) AS a FROM big", panel))
+  same <- DBI::dbGetQuery(con, paste(
+    "SELECT count(*) AS n, count(*) FILTER (WHERE b.a IS DISTINCT FROM s.a) AS differ",
+    "FROM bigasg b JOIN asg s ON s.id = b.i % 5000 + 1"
+  ))
+  expect_equal(same$n, 250000)
+  expect_equal(same$differ, 0)
+  counts <- DBI::dbGetQuery(con, "SELECT a.status AS status, count(*)::INTEGER AS n FROM asg GROUP BY ALL")
+  want <- table(r_assign(texts, barcodes, k = 2, margin = 1)$status, useNA = "ifany")
+  expect_identical(counts$n[order(counts$status)], as.integer(want[order(names(want))]))
+})
+
+test_that("sassy_assign in SQL: a NULL text is a NULL struct, unassigned fields are NULL, one pattern and per-row patterns work", {
+  con <- sql_con()
+  tab <- data.frame(
+    id = 1:5,
+    seq = c("CCCCACGTACGTACGTCCCC", NA, "AAAAAAAAAAAAAAAAAAAA", "GGGGTGGCAATTGCAAGGGG", "ACGTACGTACGTTTGCAATTGCCA"),
+    p1 = c("ACGTACGTACGT", "ACGTACGTACGT", "ACGTACGTACGT", "ACGTACGTACGT", NA)
+  )
+  DBI::dbWriteTable(con, "t", tab)
+  bcs <- c("ACGTACGTACGT", "TTGCAATTGCCA")
+  got <- DBI::dbGetQuery(con, sprintf("SELECT id, sassy_assign(seq, %s, 1) AS a, sassy_assign(seq, %s, 1) IS NULL AS n FROM t ORDER BY id", sql_list(bcs), sql_list(bcs)))
+  expect_identical(got$n, c(FALSE, TRUE, FALSE, FALSE, FALSE))
+  a <- DBI::dbGetQuery(con, sprintf("SELECT a.* FROM (SELECT id, sassy_assign(seq, %s, 1) AS a FROM t) ORDER BY id", sql_list(bcs)))
+  expect_identical(a, r_assign(tab$seq, bcs, k = 1))
+  expect_identical(a$status, c("assigned", NA, "unassigned", "assigned", "ambiguous"))
+  expect_identical(a$pattern, c(1L, NA, NA, 2L, 1L))
+  expect_identical(a$strand, c("+", NA, NA, "-", "+"))
+  # one pattern (VARCHAR), per row; a NULL pattern gives a NULL struct
+  a <- DBI::dbGetQuery(con, "SELECT a.* FROM (SELECT id, sassy_assign(seq, p1, 1) AS a FROM t) ORDER BY id")
+  want <- r_assign(tab$seq[1:4], "ACGTACGTACGT", k = 1)
+  expect_identical(`rownames<-`(a[1:4, ], NULL), want)
+  expect_true(all(is.na(a[5, ])))
+})
+
 test_that("bad input is a DuckDB error with our message, and the connection stays usable", {
   con <- sql_con()
   DBI::dbWriteTable(con, "t", data.frame(id = 1:2, seq = c("ACGTACGT", "ACGZACGT")))
@@ -224,6 +346,28 @@ test_that("bad input is a DuckDB error with our message, and the connection stay
   expect_error(
     DBI::dbGetQuery(con, "SELECT sassy_count('ACGTACGT', ['ACGT', NULL], 0)"),
     "`patterns`\\[2\\]"
+  )
+  expect_error(
+    DBI::dbGetQuery(con, "SELECT sassy_assign(seq, ['ACGTA', 'GGCC'], 4) FROM t"),
+    "sassy_assign\\(\\): `k` must be less than the length of `patterns`\\[2\\] \\(4\\)"
+  )
+  expect_error(
+    DBI::dbGetQuery(con, "SELECT sassy_assign(seq, ['ACGT', 'GGCC'], 0, 'dna') FROM t"),
+    "sassy_assign\\(\\): `text` \"ACGZACGT\" has letter \"Z\" at position 4 that is not in the dna alphabet"
+  )
+  expect_error(
+    DBI::dbGetQuery(con, "SELECT sassy_assign('ACGTACGT', ['ACGT', NULL], 0)"),
+    "sassy_assign\\(\\): `patterns`\\[2\\] must be a string"
+  )
+  for (ends in c("[]", "[1, 2, 3]", "[-1]", "[0, 0]", "[NULL]")) {
+    expect_error(
+      DBI::dbGetQuery(con, sprintf("SELECT sassy_assign('ACGTACGT', ['ACGT'], 0, 'iupac', true, false, NULL, NULL, %s)", ends)),
+      "sassy_assign\\(\\): `ends` must be ", info = ends
+    )
+  }
+  expect_error(
+    DBI::dbGetQuery(con, "SELECT sassy_assign('ACGTACGT', ['ACGT'], 0, 'iupac', true, false, NULL, NULL, NULL, -1)"),
+    "sassy_assign\\(\\): `margin` must be a whole number >= 0, not -1"
   )
   # the connection (and the functions) still work: ACGT at 1 and 5
   expect_identical(DBI::dbGetQuery(con, "SELECT sassy_count('ACGTACGT', 'ACGT', 0, 'dna', false) AS n")$n, 2)

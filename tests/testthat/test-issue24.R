@@ -184,6 +184,23 @@ test_that("#24: searches inside DuckDB on few long rows cannot be stopped (time 
   expect_time_limit_error(under_time_limit(verb, list(setup = setup), limit = 1), limit = 1)
 })
 
+test_that("#23: sassy_assign inside DuckDB on few long rows stops at a time limit", {
+  skip_on_cran()
+  skip_on_os("windows")
+  skip_if_not_installed("callr")
+  skip_if_not_installed("duckdb")
+  setup <- function() {
+    long_rows_setup()
+    list()
+  }
+  sql <- function() {
+    DBI::dbGetQuery(con, sprintf("SELECT id, sassy_assign(sequence, ['%s', '%s'], 600) AS a FROM t", p, substring(p, 2)))
+  }
+  r <- under_time_limit(sql, list(setup = setup), limit = 1)
+  expect_true("error" %in% r$caught, info = paste(r$caught, collapse = ", "))
+  expect_lt(r$seconds, 2.5)
+})
+
 test_that("#24: searches inside DuckDB on few long rows cannot be stopped (Ctrl-C)", {
   rs <- interrupt_test_session("duckdb")
   rs$run(long_rows_setup)

@@ -1,5 +1,6 @@
 //! C ABI of the ducksassy core for the DuckDB extension (`sassy_count()`,
-//! `sassy_contains()`, `sassy_hits()`, `sassy_crispr_hits()` in SQL).
+//! `sassy_contains()`, `sassy_hits()`, `sassy_crispr_hits()`,
+//! `sassy_assign()` in SQL).
 //!
 //! Why here and like this: the extension file itself is a small C shim
 //! (src/duckdb/extension.c) compiled without SIMD flags. The search code
@@ -23,6 +24,7 @@
 //! (`duckdb_scalar_function_set_error`: the query fails, the connection
 //! stays usable).
 
+use ducksassy_core::assign::{Best, Status};
 use ducksassy_core::crispr::{self, CrisprOptions};
 use ducksassy_core::{engine, Alphabet, Control, CoreError, Mode, Output, SearchOptions, SearchPlan};
 use ducksassy_core::alphabet::ALPHABET_NAMES;
@@ -33,13 +35,16 @@ use std::rc::Rc;
 
 /// Version of [`Api`] and [`Row`]/[`ChunkOut`]; the shim refuses others (a
 /// stale extension file next to a newer backend).
-pub const ABI: u32 = 1;
+pub const ABI: u32 = 2;
 
 /// What a call computes.
 pub const FUN_COUNT: i32 = 0;
 pub const FUN_CONTAINS: i32 = 1;
 pub const FUN_HITS: i32 = 2;
 pub const FUN_CRISPR_HITS: i32 = 3;
+/// The best pattern of each row (`sassy_assign()`): one [`ChunkOut`] entry
+/// per row in the hit arrays, with `other_cost` and `status`.
+pub const FUN_ASSIGN: i32 = 4;
 /// Or-ed into `fun` when the pattern argument is a list (`VARCHAR[]`): only
 /// the messages differ (`patterns`[i] instead of `pattern`).
 pub const FUN_PANEL: i32 = 0x100;
@@ -65,9 +70,13 @@ impl DsStr {
     }
 }
 
+/// "Not given" of `margin` and of the elements of `ends` (any negative value
+/// a user gives is an error, so no value of theirs can mean "not given").
+pub const UNSET: i64 = i64::MIN;
+
 /// One row's arguments. Optional arguments not given have their "default"
-/// value (a NULL string, -1, NaN): the SQL functions' defaults are the R
-/// functions'.
+/// value (a NULL string, -1, NaN, [`UNSET`]): the SQL functions' defaults
+/// are the R functions'.
 #[repr(C)]
 pub struct Row {
     /// 0 when any argument of the row is NULL: the result is NULL.
@@ -91,6 +100,12 @@ pub struct Row {
     pub pam_length: i64,
     /// -1: not given (FALSE).
     pub allow_pam_edits: i32,
+    /// `ends` of `sassy_assign()`: the list's `n_ends` elements ([`UNSET`]
+    /// for a NULL element); `ptr == NULL`: not given (whole records).
+    pub ends: *const i64,
+    pub n_ends: usize,
+    /// [`UNSET`]: not given (0).
+    pub margin: i64,
 }
 
 /// A chunk's results, in buffers of the calling thread that stay valid until
@@ -115,7 +130,21 @@ pub struct ChunkOut {
     /// Hit `j`'s CIGAR is `cigar[cigar_off[j]..cigar_off[j + 1]]`.
     pub cigar_off: *const u64,
     pub cigar: *const u8,
+    /// `FUN_ASSIGN`: row `i`'s best hit is hit `i` of the arrays above
+    /// (`n_hits` is the number of rows; placeholders where there is none),
+    /// `other_cost[i]` the runner-up's cost ([`NO_COST`]: none) and
+    /// `status[i]` one of `STATUS_*`.
+    pub other_cost: *const i32,
+    pub status: *const u8,
 }
+
+/// `other_cost` of a row without another pattern's hit (SQL NULL).
+pub const NO_COST: i32 = i32::MIN;
+/// `status` of an assignment; [`STATUS_NULL`]: a NULL row.
+pub const STATUS_ASSIGNED: u8 = 0;
+pub const STATUS_AMBIGUOUS: u8 = 1;
+pub const STATUS_UNASSIGNED: u8 = 2;
+pub const STATUS_NULL: u8 = 3;
 
 /// The functions the shim calls.
 #[repr(C)]
@@ -195,6 +224,7 @@ fn fun_name(fun: i32) -> &'static str {
         FUN_COUNT => "sassy_count",
         FUN_CONTAINS => "sassy_contains",
         FUN_HITS => "sassy_hits",
+        FUN_ASSIGN => "sassy_assign",
         _ => "sassy_crispr_hits",
     }
 }
@@ -215,6 +245,8 @@ struct Bufs {
     minus: Vec<u8>,
     cigar_off: Vec<u64>,
     cigar: Vec<u8>,
+    other_cost: Vec<i32>,
+    status: Vec<u8>,
 }
 
 /// Buffers above this are given back after a chunk with many hits, so that
@@ -239,6 +271,8 @@ impl Bufs {
         self.cigar_off.clear();
         self.cigar.clear();
         self.cigar_off.push(0);
+        self.other_cost.clear();
+        self.status.clear();
     }
 
     fn out(&self) -> ChunkOut {
@@ -256,7 +290,30 @@ impl Bufs {
             minus: self.minus.as_ptr(),
             cigar_off: self.cigar_off.as_ptr(),
             cigar: self.cigar.as_ptr(),
+            other_cost: self.other_cost.as_ptr(),
+            status: self.status.as_ptr(),
         }
+    }
+
+    /// Row `i`'s assignment (`FUN_ASSIGN`), 1-based inclusive coordinates.
+    fn push_best(&mut self, b: &Best, margin: i32) {
+        let h = b.hit;
+        self.pattern.push(h.map_or(0, |h| h.pattern as i32 + 1));
+        self.start.push(h.map_or(0, |h| h.start as i32 + 1));
+        self.end.push(h.map_or(0, |h| h.end as i32));
+        self.pattern_start.push(0);
+        self.pattern_end.push(0);
+        self.cost.push(h.map_or(0, |h| h.cost));
+        self.minus.push(h.is_some_and(|h| h.minus) as u8);
+        self.other_cost.push(b.other_cost.unwrap_or(NO_COST));
+        self.status.push(match b.status(margin) {
+            Status::Assigned => STATUS_ASSIGNED,
+            Status::Ambiguous => STATUS_AMBIGUOUS,
+            Status::Unassigned => STATUS_UNASSIGNED,
+            Status::Missing => STATUS_NULL,
+        });
+        self.row_null.push((b.status(margin) == Status::Missing) as u8);
+        self.mark(FUN_ASSIGN);
     }
 
     /// Where row `i`'s results end (values or hits so far).
@@ -298,6 +355,20 @@ struct Key {
     max_n_frac: u64,
     pam_length: i64,
     allow_pam_edits: i32,
+    ends: Option<Vec<i64>>,
+    margin: i64,
+}
+
+/// The row's `ends` list, borrowed; `None`: not given. SAFETY: as
+/// [`DsStr::bytes`].
+unsafe fn ends_of<'a>(r: &Row) -> Option<&'a [i64]> {
+    if r.ends.is_null() {
+        None
+    } else if r.n_ends == 0 {
+        Some(&[])
+    } else {
+        Some(std::slice::from_raw_parts(r.ends, r.n_ends))
+    }
 }
 
 /// The row's patterns, borrowed. SAFETY: as [`DsStr::bytes`].
@@ -318,6 +389,8 @@ unsafe fn same_args(a: &Row, b: &Row) -> bool {
         && a.max_n_frac.to_bits() == b.max_n_frac.to_bits()
         && a.pam_length == b.pam_length
         && a.allow_pam_edits == b.allow_pam_edits
+        && a.margin == b.margin
+        && ends_of(a) == ends_of(b)
         && a.alphabet.bytes() == b.alphabet.bytes()
         && a.n_patterns == b.n_patterns
         && (a.patterns == b.patterns || patterns_of(a).iter().zip(patterns_of(b)).all(|(x, y)| x.bytes() == y.bytes()))
@@ -332,6 +405,8 @@ impl Key {
             && self.max_n_frac == r.max_n_frac.to_bits()
             && self.pam_length == r.pam_length
             && self.allow_pam_edits == r.allow_pam_edits
+            && self.margin == r.margin
+            && self.ends.as_deref() == ends_of(r)
             && self.alphabet.as_deref() == r.alphabet.bytes()
             && self.patterns.len() == r.n_patterns
             && self.patterns.iter().zip(patterns_of(r)).all(|(x, y)| Some(x.as_slice()) == y.bytes())
@@ -348,6 +423,8 @@ impl Key {
             max_n_frac: r.max_n_frac.to_bits(),
             pam_length: r.pam_length,
             allow_pam_edits: r.allow_pam_edits,
+            ends: ends_of(r).map(|e| e.to_vec()),
+            margin: r.margin,
         }
     }
 }
@@ -363,7 +440,8 @@ unsafe fn plan_for(fun: i32, r: &Row) -> Result<Rc<SearchPlan>, String> {
             c.push(e);
             return Ok(plan);
         }
-        let mut plan = new_plan(fun, r).map_err(|e| message(fun, &e, None))?;
+        let ends = sql_ends(fun, r)?;
+        let mut plan = new_plan(fun, r, ends).map_err(|e| message(fun, &e, None))?;
         // on the DuckDB thread that calls (see the module docs)
         plan.inline = true;
         let plan = Rc::new(plan);
@@ -387,9 +465,39 @@ fn finite(x: f64) -> Option<f64> {
     (!x.is_nan()).then_some(x)
 }
 
+/// The `ends` of `sassy_assign()` (`None`: whole records), checked as R's
+/// check_ends(): one or two whole numbers >= 0 (one for both ends), not both 0.
+unsafe fn sql_ends(fun: i32, r: &Row) -> Result<Option<(usize, usize)>, String> {
+    let Some(e) = ends_of(r) else { return Ok(None) };
+    let bad = |why: &str| format!("{}(): `ends` must be {why}", fun_name(fun));
+    let shown = |e: &[i64]| {
+        let v: Vec<String> = e.iter().map(|&x| if x == UNSET { "NULL".to_string() } else { x.to_string() }).collect();
+        format!("[{}]", v.join(", "))
+    };
+    let ok = |x: i64| (0..=i32::MAX as i64).contains(&x);
+    let (head, tail) = match e {
+        [a] if ok(*a) => (*a, *a),
+        [a, b] if ok(*a) && ok(*b) => (*a, *b),
+        _ => return Err(bad(&format!("NULL, or a list of one or two whole numbers >= 0 (the letters searched at the start and at the end of each record), not {}", shown(e)))),
+    };
+    if head + tail == 0 {
+        return Err(bad(&format!("a list that searches some letters: at least one end above 0, not {}", shown(e))));
+    }
+    Ok(Some((head as usize, tail as usize)))
+}
+
+/// The `margin` of a row (checked in [`plan_for`], before the plan is cached).
+fn margin_of(r: &Row) -> i32 {
+    if r.margin == UNSET {
+        0
+    } else {
+        r.margin.clamp(0, i32::MAX as i64) as i32
+    }
+}
+
 /// Validate a row's arguments into a plan (the core's checks, the R
 /// functions' defaults).
-unsafe fn new_plan(fun: i32, r: &Row) -> Result<SearchPlan, CoreError> {
+unsafe fn new_plan(fun: i32, r: &Row, ends: Option<(usize, usize)>) -> Result<SearchPlan, CoreError> {
     let fun = fun & !FUN_PANEL;
     let alphabet = match r.alphabet.bytes() {
         None => Alphabet::Iupac,
@@ -417,10 +525,15 @@ unsafe fn new_plan(fun: i32, r: &Row) -> Result<SearchPlan, CoreError> {
         mode: match fun {
             FUN_COUNT => Mode::Count,
             FUN_CONTAINS => Mode::Contains,
+            FUN_ASSIGN => Mode::Assign,
             _ => Mode::Hits,
         },
+        ends,
         ..Default::default()
     };
+    if fun == FUN_ASSIGN && r.margin != UNSET && !(0..=i32::MAX as i64).contains(&r.margin) {
+        return Err(CoreError::invalid("margin", None, r.margin, Rule::WholeAtLeast(0)));
+    }
     if fun != FUN_CRISPR_HITS {
         return SearchPlan::new(&opts, &pats);
     }
@@ -563,8 +676,12 @@ unsafe fn run_chunk(fun: i32, rows: &[Row], b: &mut Bufs) -> Result<(), String> 
     let mut i = 0;
     while i < rows.len() {
         if rows[i].valid == 0 || rows[i].text.ptr.is_null() {
-            b.row_null.push(1);
-            b.mark(fun);
+            if fun & !FUN_PANEL == FUN_ASSIGN {
+                b.push_best(&Best::MISSING, 0);
+            } else {
+                b.row_null.push(1);
+                b.mark(fun);
+            }
             i += 1;
             continue;
         }
@@ -574,7 +691,7 @@ unsafe fn run_chunk(fun: i32, rows: &[Row], b: &mut Bufs) -> Result<(), String> 
         }
         let plan = plan_for(fun, &rows[i])?;
         let texts: Vec<Option<&[u8]>> = rows[i..j].iter().map(|r| r.text.bytes()).collect();
-        search_run(fun, &plan, &texts, b).map_err(|e| {
+        search_run(fun, &plan, margin_of(&rows[i]), &texts, b).map_err(|e| {
             let text = match &e {
                 CoreError::InvalidLetter { arg: "texts", index, .. } => texts.get(*index).copied().flatten(),
                 _ => None,
@@ -588,11 +705,23 @@ unsafe fn run_chunk(fun: i32, rows: &[Row], b: &mut Bufs) -> Result<(), String> 
 
 /// One engine call for a run of rows with the same plan; appends their
 /// results (and row ends) to `b`.
-fn search_run(fun: i32, plan: &SearchPlan, texts: &[Option<&[u8]>], b: &mut Bufs) -> Result<(), CoreError> {
+fn search_run(fun: i32, plan: &SearchPlan, margin: i32, texts: &[Option<&[u8]>], b: &mut Bufs) -> Result<(), CoreError> {
     let mut ctl = Control::new();
     ctl.watch = STOP_HOOK.get().map(|h| h.wanted);
     let n = texts.len();
     let n_pat = plan.patterns.len();
+    if plan.mode == Mode::Assign {
+        let Output::Best(best) = engine::run(plan, texts, &ctl, None)? else {
+            return Err(CoreError::Internal("an assignment returned no assignments".into()));
+        };
+        if best.len() != n {
+            return Err(CoreError::Internal(format!("{} assignments for {n} rows", best.len())));
+        }
+        for x in &best {
+            b.push_best(x, margin);
+        }
+        return Ok(());
+    }
     if plan.mode != Mode::Hits {
         let cells = engine::value_cells(plan, n)?;
         b.cells.clear();
@@ -666,6 +795,9 @@ mod tests {
             max_n_frac: f64::NAN,
             pam_length: -1,
             allow_pam_edits: -1,
+            ends: std::ptr::null(),
+            n_ends: 0,
+            margin: UNSET,
         }
     }
 
@@ -737,5 +869,127 @@ mod tests {
         let co = unsafe { std::slice::from_raw_parts(out.cigar_off, 4) };
         let cig = unsafe { std::slice::from_raw_parts(out.cigar, co[3] as usize) };
         assert_eq!(&cig[..co[1] as usize], b"5=");
+    }
+
+    /// The assignment of each row, as the engine's Assign mode gives it for
+    /// the same texts: `(pattern, cost, start, end, minus, other_cost, status)`.
+    fn assignments(out: &ChunkOut, n: usize) -> Vec<(i32, i32, i32, i32, u8, i32, u8)> {
+        assert_eq!(out.n_hits, n);
+        let sl = |p: *const i32| unsafe { std::slice::from_raw_parts(p, n) };
+        let (pat, cost, start, end, oc) = (sl(out.pattern), sl(out.cost), sl(out.start), sl(out.end), sl(out.other_cost));
+        let minus = unsafe { std::slice::from_raw_parts(out.minus, n) };
+        let status = unsafe { std::slice::from_raw_parts(out.status, n) };
+        let nulls = unsafe { std::slice::from_raw_parts(out.row_null, n) };
+        (0..n)
+            .map(|i| {
+                assert_eq!(nulls[i] == 1, status[i] == STATUS_NULL);
+                (pat[i], cost[i], start[i], end[i], minus[i], oc[i], status[i])
+            })
+            .collect()
+    }
+
+    #[test]
+    fn assign_gives_one_best_hit_per_row() {
+        // bc1 exact at 5..16 of row 0; row 1 has bc2's reverse complement;
+        // row 2 none; row 3 NULL; row 4 both barcodes exactly: a tie
+        let p = [s(b"ACGTACGTACGT"), s(b"TTGCAATTGCCA")];
+        let t: [&[u8]; 4] = [b"CCCCACGTACGTACGTCCCC", b"GGGGTGGCAATTGCAAGGGG", b"AAAAAAAAAAAAAAAAAAAA", b"ACGTACGTACGTTTGCAATTGCCA"];
+        let rows = [row(s(t[0]), &p, 1), row(s(t[1]), &p, 1), row(s(t[2]), &p, 1), row(NULL, &p, 1), row(s(t[3]), &p, 0)];
+        let out = call(FUN_ASSIGN | FUN_PANEL, &rows).unwrap();
+        let got = assignments(&out, 5);
+        assert_eq!(got[0], (1, 0, 5, 16, 0, NO_COST, STATUS_ASSIGNED));
+        assert_eq!((got[1].0, got[1].1, got[1].2, got[1].3, got[1].4, got[1].6), (2, 0, 5, 16, 1, STATUS_ASSIGNED));
+        assert_eq!((got[2].5, got[2].6), (NO_COST, STATUS_UNASSIGNED));
+        assert_eq!(got[3].6, STATUS_NULL);
+        assert_eq!((got[4].0, got[4].1, got[4].5, got[4].6), (1, 0, 0, STATUS_AMBIGUOUS));
+    }
+
+    #[test]
+    fn assign_margin_and_ends() {
+        let p = [s(b"ACGTACGTACGT"), s(b"TTGCAATTGCCA")];
+        // bc1 exactly, bc2 with one substitution: assigned at margin 0,
+        // ambiguous at margin 1
+        let t = b"ACGTACGTACGTGGGGGGGGGGGGGGGGTTGCAATAGCCA";
+        let mut r = row(s(t), &p, 2);
+        let st = |r: &Row| assignments(&call(FUN_ASSIGN | FUN_PANEL, std::slice::from_ref(r)).unwrap(), 1)[0];
+        assert_eq!((st(&r).1, st(&r).5, st(&r).6), (0, 1, STATUS_ASSIGNED));
+        r.margin = 1;
+        assert_eq!(st(&r).6, STATUS_AMBIGUOUS);
+        // only the last 14 letters: bc2 alone, in the whole text's coordinates
+        let ends = [0i64, 14];
+        r.ends = ends.as_ptr();
+        r.n_ends = 2;
+        let a = st(&r);
+        assert_eq!((a.0, a.1, a.2, a.3, a.5, a.6), (2, 1, 29, 40, NO_COST, STATUS_ASSIGNED));
+        // one number: both ends
+        let one = [14i64];
+        r.ends = one.as_ptr();
+        r.n_ends = 1;
+        assert_eq!(st(&r).6, STATUS_AMBIGUOUS);
+        // bad ends and margin are messages
+        for bad in [&[][..], &[1, 2, 3][..], &[-1][..], &[0, 0][..], &[UNSET][..]] {
+            r.ends = bad.as_ptr();
+            r.n_ends = bad.len();
+            let e = call(FUN_ASSIGN | FUN_PANEL, std::slice::from_ref(&r)).unwrap_err();
+            assert!(e.starts_with("sassy_assign(): `ends` must be "), "{e}");
+        }
+        r.ends = std::ptr::null();
+        r.margin = -1;
+        let e = call(FUN_ASSIGN | FUN_PANEL, std::slice::from_ref(&r)).unwrap_err();
+        assert_eq!(e, "sassy_assign(): `margin` must be a whole number >= 0, not -1");
+    }
+
+    /// Many rows with random patterns planted: every row's assignment is
+    /// the engine's, whatever the runs of rows with the same arguments.
+    #[test]
+    fn assign_equals_the_engine() {
+        let mut seed = 0x9E3779B97F4A7C15u64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let dna = |len: usize, next: &mut dyn FnMut(u64) -> u64| -> Vec<u8> { (0..len).map(|_| b"ACGT"[next(4) as usize]).collect() };
+        let pats: Vec<Vec<u8>> = (0..6).map(|_| dna(12, &mut next)).collect();
+        let texts: Vec<Vec<u8>> = (0..300)
+            .map(|i| {
+                let mut t = dna(40 + next(100) as usize, &mut next);
+                if i % 3 != 0 {
+                    let p = &pats[next(6) as usize];
+                    let at = next(t.len() as u64 - 12) as usize;
+                    t[at..at + 12].copy_from_slice(p);
+                    if i % 5 == 0 {
+                        t[at + 3] = b'A';
+                    }
+                    if i % 2 == 0 {
+                        t.reverse();
+                        for c in t.iter_mut() {
+                            *c = match *c { b'A' => b'T', b'C' => b'G', b'G' => b'C', _ => b'A' };
+                        }
+                    }
+                }
+                t
+            })
+            .collect();
+        let ps: Vec<DsStr> = pats.iter().map(|p| s(p)).collect();
+        let prefs: Vec<&[u8]> = pats.iter().map(|p| p.as_slice()).collect();
+        for margin in [UNSET, 0, 1] {
+            let rows: Vec<Row> = texts.iter().map(|t| Row { margin, ..row(s(t), &ps, 2) }).collect();
+            let got = assignments(&call(FUN_ASSIGN | FUN_PANEL, &rows).unwrap(), rows.len());
+            let plan = SearchPlan::new(&SearchOptions { k: 2, mode: Mode::Assign, ..Default::default() }, &prefs).unwrap();
+            let tx: Vec<Option<&[u8]>> = texts.iter().map(|t| Some(t.as_slice())).collect();
+            let Output::Best(want) = engine::run(&plan, &tx, &Control::new(), None).unwrap() else { unreachable!() };
+            let mut b = Bufs::default();
+            b.clear();
+            b.off.push(0);
+            for w in &want {
+                b.push_best(w, margin_of(&rows[0]));
+            }
+            let want = assignments(&b.out(), rows.len());
+            assert_eq!(got, want);
+            assert!(got.iter().filter(|g| g.6 == STATUS_ASSIGNED).count() > 100);
+            assert!(got.iter().any(|g| g.4 == 1));
+        }
     }
 }
