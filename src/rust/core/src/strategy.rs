@@ -97,10 +97,11 @@ fn slice_hits(sc: &Scope, rec: u32, text: &[u8], win: &Window, w: &mut Worker, s
             PatternGroup::Batch(idx) => {
                 let Some(g) = &enc[gi] else { unreachable!("batched group without encoding") };
                 let mut cand = std::mem::take(&mut w.rc_candidates);
+                let both = rc_pass(g, w);
                 let s = w.searcher(ProfileKind::Iupac, plan.overhang);
                 s.configure(true, plan.max_n_frac);
                 let n = idx.len();
-                for m in s.search_encoded(g.both.as_ref().unwrap_or(&g.fwd), text, plan.k, plan.all_endpoints) {
+                for m in s.search_encoded(both.unwrap_or(&g.fwd), text, plan.k, plan.all_endpoints) {
                     if m.pattern_idx < n {
                         keep.fwd(idx[m.pattern_idx], m);
                     } else {
@@ -109,7 +110,7 @@ fn slice_hits(sc: &Scope, rec: u32, text: &[u8], win: &Window, w: &mut Worker, s
                 }
                 let r = keep.report(stop).and_then(|()| {
                     let rev = std::mem::take(&mut w.rev);
-                    let r = match reverse_plan(g, idx, &mut cand) {
+                    let r = match reverse_plan(g, both.is_some(), idx, &mut cand, w) {
                         Reverse::None => Ok(()),
                         Reverse::Batched(comp) => {
                             let s = w.searcher(ProfileKind::Iupac, plan.overhang);
@@ -172,9 +173,14 @@ const RC_SINGLES_MAX_SHARE: usize = 16;
 /// with a candidate come from the search of its complement on the reversed
 /// text, the one-by-one search, so they are exactly those of every other
 /// path (tests/engine.rs compares them).
-fn reverse_plan<'e>(g: &'e GroupEncoding, idx: &[usize], cand: &mut Vec<usize>) -> Reverse<'e> {
+///
+/// When many patterns have candidates (short patterns, a repetitive or long
+/// text), the pass was wasted: the next [`RC_PASS_BACKOFF`] slices of this
+/// worker search the reverse strand batched without it (`rc_pass`), so that
+/// hit-dense searches cost about what they did before the pass.
+fn reverse_plan<'e>(g: &'e GroupEncoding, used_pass: bool, idx: &[usize], cand: &mut Vec<usize>, w: &mut Worker) -> Reverse<'e> {
     let Some(comp) = &g.comp else { return Reverse::None };
-    if g.both.is_none() {
+    if !used_pass {
         return Reverse::Batched(comp);
     }
     cand.sort_unstable();
@@ -184,8 +190,23 @@ fn reverse_plan<'e>(g: &'e GroupEncoding, idx: &[usize], cand: &mut Vec<usize>) 
     } else if cand.len() * RC_SINGLES_MAX_SHARE <= idx.len() {
         Reverse::Singles
     } else {
+        w.rc_pass_skip = RC_PASS_BACKOFF;
         Reverse::Batched(comp)
     }
+}
+
+/// Slices searched without the reverse-complement pass after it found too
+/// many candidates (see [`reverse_plan`]).
+const RC_PASS_BACKOFF: u32 = 8;
+
+/// The encoding of the reverse-complement pass, if the plan has it and this
+/// worker is not backing off from it.
+fn rc_pass<'e>(g: &'e GroupEncoding, w: &mut Worker) -> Option<&'e AnyEncoded> {
+    if w.rc_pass_skip > 0 {
+        w.rc_pass_skip -= 1;
+        return None;
+    }
+    g.both.as_ref()
 }
 
 fn kind_of(plan: &SearchPlan) -> ProfileKind {
@@ -312,10 +333,11 @@ fn slice_tally(sc: &Scope, text: &[u8], win: &Window, w: &mut Worker, t: &mut Ta
                     out[pi] = 0;
                 }
                 let mut cand = std::mem::take(&mut w.rc_candidates);
+                let both = rc_pass(g, w);
                 let s = w.searcher(ProfileKind::Iupac, plan.overhang);
                 s.configure(true, plan.max_n_frac);
                 let n = idx.len();
-                for m in s.search_encoded(g.both.as_ref().unwrap_or(&g.fwd), text, plan.k, plan.all_endpoints) {
+                for m in s.search_encoded(both.unwrap_or(&g.fwd), text, plan.k, plan.all_endpoints) {
                     if m.pattern_idx >= n {
                         cand.push(m.pattern_idx - n);
                     } else if win.keeps_fwd(m.text_end) {
@@ -325,7 +347,7 @@ fn slice_tally(sc: &Scope, text: &[u8], win: &Window, w: &mut Worker, t: &mut Ta
                 let done = contains && idx.iter().all(|&pi| out[pi] > 0);
                 if !done {
                     let rev = reversed(text, w, &mut t.rev_ready);
-                    match reverse_plan(g, idx, &mut cand) {
+                    match reverse_plan(g, both.is_some(), idx, &mut cand, w) {
                         Reverse::None => {}
                         Reverse::Batched(comp) => {
                             let s = w.searcher(ProfileKind::Iupac, plan.overhang);

@@ -37,6 +37,8 @@ pub struct Worker {
     /// A batched group's patterns with a reverse-strand candidate
     /// (`strategy.rs`).
     pub rc_candidates: Vec<usize>,
+    /// Slices left to search without the reverse-complement pass.
+    pub rc_pass_skip: u32,
 }
 
 impl Worker {
