@@ -160,7 +160,7 @@ table_sparse_piece <- function(res, chunk, cols, offset, column) {
       records[[nm]] <- chunk$data[[nm]]
     }
   }
-  na <- chunk$na
+  na <- chunk[["na"]]
   if (is.null(na)) {
     seqs <- chunk$data[[column]]
     if (is.null(seqs) && n > 0L) {
@@ -183,7 +183,7 @@ combine_sparse_pieces <- function(pieces, patterns, cols, call) {
   n <- sum(vapply(pieces, `[[`, numeric(1), "n"))
   records <- combine_pieces(
     lapply(pieces, `[[`, "records"),
-    new_data_frame(pieces[[1L]]$records, pieces[[1L]]$n)
+    new_data_frame(pieces[[1L]][["records"]], pieces[[1L]][["n"]])
   )
   records <- new_data_frame(unclass(records), n)
   i <- unlist(lapply(pieces, `[[`, "i"), use.names = FALSE)
