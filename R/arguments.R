@@ -56,7 +56,7 @@ hit_formals <- function() {
 #' @param hits Whether the verb returns hits (it then takes hit_formals()).
 #' @param crispr A CRISPR verb: `guides` and a `k` without default in place
 #'   of `patterns` and `k = 0L`, and crispr_option_formals().
-#' @param sparse Add `sparse = FALSE` last (sassy_count()).
+#' @param sparse Add `sparse = FALSE` last (the count verbs).
 #' @noRd
 verb_formals <- function(source, hits, crispr = FALSE, sparse = FALSE) {
   table <- source == "table"
@@ -80,7 +80,7 @@ verb_formals <- function(source, hits, crispr = FALSE, sparse = FALSE) {
     if (hits) hit_formals(),
     alist(threads = sassy_threads()),
     if (table && !crispr) c(indels, tail) else c(tail, indels),
-    # sassy_count()'s `sparse`, added after `indels`
+    # the count verbs' `sparse`, added last
     if (sparse) alist(sparse = FALSE),
     # the best hit per site (sassy_crispr() only, added last)
     if (crispr && source == "vector") alist(best = FALSE)
@@ -170,7 +170,7 @@ search_verb <- function(mode, source) {
   new_verb(
     verb_name(mode, source),
     verb_formals(source, hits = mode == "hits",
-      sparse = mode == "count" && source == "vector"
+      sparse = mode == "count"
     ),
     paste0("search_", source),
     lead = list(mode),

@@ -117,6 +117,12 @@
 #'   bound in order: the result is identical to that without `BPPARAM`. A
 #'   failed shard is a `ducksassy_shard_error` naming the file and record
 #'   range. See [sharding] for shard sizes, options and errors.
+#' @param sparse `sassy_count_fastx()` only. `FALSE` (default): a data
+#'   frame with one column per pattern. `TRUE`: a sparse
+#'   `Matrix::dgCMatrix` of the same counts, one row per record, with the
+#'   `file`, `record` and `name` columns as its attribute `"records"`; its
+#'   memory grows with the hits (and one name per record), not with records
+#'   x patterns. See *Value*.
 #' @param ... Not used: an unknown argument is an error naming it and the
 #'   argument meant, as for [sassy_search()]. (`what = ` was removed: use
 #'   `sassy_count_fastx()` or `sassy_contains_fastx()`.)
@@ -158,6 +164,22 @@
 #' integer counts (`"count"`) or logical (`"contains"`), named by
 #' `names(patterns)` or `pattern_1`, `pattern_2`, ... (made unique with
 #' [make.unique()] where names repeat or clash with the first columns).
+#'
+#' With `sparse = TRUE`, `sassy_count_fastx()` returns a
+#' `Matrix::dgCMatrix` with one row per record (the rows of the data frame,
+#' in order) and one column per pattern, named as the data frame's count
+#' columns, holding the same counts (as doubles, as in every `dgCMatrix`;
+#' cells without hits are not stored). Its row names are the records'
+#' names as they are, not made unique (a name may repeat, e.g. across
+#' files). The identifying columns of the data frame (`file`, only with
+#' several or named paths, `record` and `name`) are its attribute
+#' `"records"`, a data frame with one row per matrix row, so that
+#' `cbind(attr(m, "records"), as.matrix(m))` has the values of the data
+#' frame; Matrix operations (subsetting, arithmetic) drop the attribute,
+#' so take it first. The counts are tabulated from the hits of the search
+#' (those of `sassy_search_fastx(cigar = FALSE)`), which are held
+#' meanwhile and subject to `getOption("ducksassy.max_hits")`. With
+#' `BPPARAM`, the shards' matrices are bound in order: the same result.
 #'
 #' `sassy_filter_fastx()`: a named double vector `c(read = , written = )`,
 #' the numbers of records read and written (doubles, so that files with more
@@ -202,6 +224,12 @@
 #' head(counts)
 #' colSums(counts[, c("p1", "p2")])
 #'
+#' # The same counts as a sparse matrix, the record columns alongside
+#' m <- sassy_count_fastx(reads, c(p1 = primer, p2 = "ACGTACGTACGT"),
+#'   k = 1, sparse = TRUE)
+#' Matrix::colSums(m)
+#' head(attr(m, "records"))
+#'
 #' # Keep only the reads with a hit, gzip-compressed
 #' out <- tempfile(fileext = ".fq.gz")
 #' sassy_filter_fastx(reads, out, primer, k = 2)
@@ -232,11 +260,15 @@ sassy_contains_fastx <- search_verb("contains", "fastx")
 #' The three file verbs (search_verb() in arguments.R)
 #'
 #' @param mode "hits", "count" or "contains".
+#' @param sparse `sassy_count_fastx()`'s: counts as a dgCMatrix (sparse.R).
 #' @param args The search arguments of the verb, by name (the hit verb's
 #'   `cigar`, `cigar_style` and `region` as well).
 #' @noRd
-search_fastx <- function(mode, paths, patterns, k, args, BPPARAM, call) {
-  what <- mode
+search_fastx <- function(mode, paths, patterns, k, args, BPPARAM,
+                         sparse = FALSE, call) {
+  sparse <- check_flag(sparse, "sparse", call = call)
+  # sparse counts: from the hits (without CIGARs) and every record's name
+  what <- if (sparse) "sparse" else mode
   fn <- verb_name(mode, "fastx")
   paths <- check_fastx_paths(paths, "paths", call = call, hint = function() {
     swapped_hint(patterns, is_file, fn, "paths")
@@ -250,12 +282,14 @@ search_fastx <- function(mode, paths, patterns, k, args, BPPARAM, call) {
   on.exit(progress_done(progress), add = TRUE)
   res <- ds_fastx_search(
     path.expand(paths),
-    as_plan(plan, what, max_hits_option(call = call)),
-    new_read_options(size, region = plan$region),
+    as_plan(plan, if (sparse) "hits" else what, max_hits_option(call = call)),
+    new_read_options(size, region = plan$region, names = sparse),
     progress_callback(progress)
   )
   res <- fastx_result(res, "paths", paths, call = call)
-  if (what == "hits") {
+  if (sparse) {
+    new_fastx_sparse(res, paths, plan$patterns, call = call)
+  } else if (what == "hits") {
     new_fastx_hits(res, paths, call = call,
       pattern_names = names(plan$patterns), plan = plan
     )

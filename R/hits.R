@@ -96,28 +96,9 @@ new_counts <- function(values, texts, patterns, type = c("integer", "logical"),
 #' @noRd
 new_sparse_counts <- function(record, pattern, texts, patterns,
                               call = rlang::caller_env()) {
-  n_texts <- length(texts)
-  n_patterns <- length(patterns)
-  record <- as.integer(record)
-  pattern <- as.integer(pattern)
-  if (length(record) != length(pattern) ||
-    any(record < 1L | record > n_texts) ||
-    any(pattern < 1L | pattern > n_patterns)) {
-    abort_internal("the hit table has records or patterns out of range", call)
-  }
-  x <- rep.int(1, length(record))
   na_rows <- if (is.character(texts)) which(is.na(texts)) else integer()
-  if (length(na_rows) > 0L) {
-    record <- c(record, rep.int(na_rows, n_patterns))
-    pattern <- c(pattern, rep(seq_len(n_patterns), each = length(na_rows)))
-    x <- c(x, rep.int(NA_real_, length(na_rows) * n_patterns))
-  }
-  # sparseMatrix() sums the entries of repeated (record, pattern) pairs
-  Matrix::sparseMatrix(
-    i = record, j = pattern, x = x,
-    dims = c(n_texts, n_patterns),
-    dimnames = list(names(texts), pattern_columns(patterns)),
-    repr = "C"
+  sparse_count_matrix(record, pattern, na_rows, length(texts), length(patterns),
+    list(names(texts), pattern_columns(patterns)), call = call
   )
 }
 

@@ -112,15 +112,18 @@ as_plan <- function(args, mode = "hits", max_hits = NULL) {
 #' @param skip,n_records The record range of each file: skip the first
 #'   `skip` records, then read `n_records` (`NULL`: to the end).
 #' @param region Capture the matched region of each hit.
+#' @param names Keep the name of every record in hits mode (sparse counts:
+#'   `all_names` and `records_per_file` in the result).
 #' @noRd
 new_read_options <- function(size = NULL, skip = 0, n_records = NULL,
-                             region = FALSE) {
+                             region = FALSE, names = FALSE) {
   list(
     batch_bytes = absent_as_null(size[["bytes"]]),
     batch_records = absent_as_null(size[["records"]]),
     skip = skip,
     n_records = absent_as_null(n_records),
-    region = isTRUE(region)
+    region = isTRUE(region),
+    names = isTRUE(names)
   )
 }
 

@@ -247,11 +247,11 @@
 #'   deletions. `FALSE`: substitutions only, every placement of the whole
 #'   pattern with at most `k` mismatches; see *Substitutions only*.
 #'   `overhang` must then be `NULL`.
-#' @param sparse `sassy_count()` only. `FALSE` (default): a dense integer
-#'   vector or matrix. `TRUE`: a sparse `Matrix::dgCMatrix` of the same
-#'   counts, whose memory grows with the number of hits, not with texts x
-#'   patterns (100,000 reads x 1,000 patterns take 400 MB dense); see
-#'   *Value*.
+#' @param sparse `sassy_count()` only (and the count verbs of files and
+#'   tables). `FALSE` (default): a dense integer vector or matrix. `TRUE`: a
+#'   sparse `Matrix::dgCMatrix` of the same counts, whose memory grows with
+#'   the number of hits, not with texts x patterns (100,000 reads x 1,000
+#'   patterns take 400 MB dense); see *Value*.
 #' @param ... Not used. An argument that is not one of the above (a typo, or
 #'   Biostrings' `max.mismatch`) is an error of class
 #'   `ducksassy_unknown_argument_error` that names it and, where there is

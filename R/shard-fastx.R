@@ -4,7 +4,8 @@
 #' Sharded sassy_search_fastx() / sassy_crispr_fastx()
 #'
 #' @param plan The checked plan (new_search_plan() or new_crispr_plan()).
-#' @param what "hits", "count", "contains" or "crispr".
+#' @param what "hits", "count", "contains", "sparse" (sparse counts) or
+#'   "crispr".
 #' @noRd
 shard_fastx <- function(paths, plan, what, BPPARAM, call) {
   BPPARAM <- check_bpparam(BPPARAM, call = call)
@@ -24,6 +25,15 @@ shard_fastx <- function(paths, plan, what, BPPARAM, call) {
     setdiff(seq_len(nrow(shards)), attr(values, "missing_shards")$shard)
   }
   not_utf8 <- sum(vapply(values, function(v) as.double(attr(v, "not_utf8", exact = TRUE) %||% 0), numeric(1)))
+  if (what == "sparse") {
+    inform_not_utf8(not_utf8, paths)
+    out <- bind_sparse_counts(values, plan$patterns,
+      file = if (has_file_column(paths)) file_labels(paths)[shards$index[kept]]
+    )
+    check_shard_hits(sparse_hits(out), args$max_hits, call, "fastx")
+    attr(out, "missing_shards") <- attr(values, "missing_shards")
+    return(out)
+  }
   out <- shard_bind(values)
   attr(out, "not_utf8") <- NULL
   inform_not_utf8(not_utf8, paths)
@@ -115,9 +125,10 @@ shard_fastx_work <- function(shard, args) {
       new_read_options(size, shard$skip, shard$n, plan$region), NULL
     )
   } else {
+    sparse <- args$what == "sparse"
     ds_fastx_search(
-      shard$full, as_plan(plan, args$what, args$max_hits),
-      new_read_options(size, shard$skip, shard$n, plan$region), NULL
+      shard$full, as_plan(plan, if (sparse) "hits" else args$what, args$max_hits),
+      new_read_options(size, shard$skip, shard$n, plan$region, names = sparse), NULL
     )
   }
   if (inherits(res, "ducksassy_rust_error") && identical(res$path, shard$full)) {
@@ -134,6 +145,8 @@ shard_fastx_work <- function(shard, args) {
     new_crispr_hits(new_fastx_hits(res, shard$path, call = call,
       pattern_names = names(plan$guides), plan = plan
     ))
+  } else if (args$what == "sparse") {
+    new_fastx_sparse(res, shard$path, plan$patterns, skip = shard$skip, call = call)
   } else if (args$what == "hits") {
     new_fastx_hits(res, shard$path, call = call,
       pattern_names = names(plan$patterns), plan = plan

@@ -58,6 +58,13 @@ shard_table <- function(con, table, column, id, chunk_rows, output, BPPARAM,
   )
   res <- shard_run(split(shards, seq_len(nrow(shards))), shard_table_work, args, BPPARAM, call)
   values <- shard_results(res, shards, "rows", BPPARAM, call)
+  if (isTRUE(search_args$sparse)) {
+    # the workers' sparse counts, bound with their records
+    out <- bind_sparse_counts(values, search_args$patterns)
+    check_shard_hits(sparse_hits(out), max_hits_option(call = call), call, "table")
+    attr(out, "missing_shards") <- attr(values, "missing_shards")
+    return(out)
+  }
   out <- shard_bind(values)
   if (hits) {
     check_shard_hits(nrow(out), max_hits_option(call = call), call, "table")
@@ -190,7 +197,14 @@ shard_table_work <- function(shard, args) {
     }
   )
   if (args$record && nrow(out) > 0L) {
-    out$record <- row_numbers(skip, out$record)
+    if (isTRUE(args$search_args$sparse)) {
+      # sparse counts: the row numbers are in their records
+      records <- attr(out, "records", exact = TRUE)
+      records$record <- row_numbers(skip, records$record)
+      attr(out, "records") <- records
+    } else {
+      out$record <- row_numbers(skip, out$record)
+    }
   }
   out
 }

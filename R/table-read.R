@@ -384,7 +384,14 @@ fetch_arrow_chunk <- function(reader, column, call) {
   }
   n <- nrow(data)
   names <- names(data)
+  na <- NULL
   if (!is.null(batch) && !isTRUE(reader$keep_sequence)) {
+    if (isTRUE(reader$want_na)) {
+      # the NULL sequences (sparse counts): from the null count, without
+      # converting the sequences when there are none
+      nulls <- array$children[[batch$index]]$null_count
+      na <- if (identical(as.double(nulls), 0)) integer() else which(is.na(data[[column]]))
+    }
     # never materialised: the search reads these sequences from the batch
     # (unless the sequence is an `id` column as well)
     data[[column]] <- NULL
@@ -398,7 +405,7 @@ fetch_arrow_chunk <- function(reader, column, call) {
     }
   }
   ok <- TRUE
-  list(data = data, n = n, names = names, batch = batch)
+  list(data = data, n = n, names = names, batch = batch, na = na)
 }
 
 # The batch and its sequence column when the search can read the column in

@@ -39,7 +39,10 @@ search_table_rows <- function(con, table, column, id, chunk_rows, output,
   })
   # inside the database, where that is faster and gives the same result
   # (table-sql.R)
-  in_db <- table_sql_scan(con, table, src, column, id, output, engine, call)
+  # (not sparse counts: the SQL functions return dense ones)
+  in_db <- if (!isTRUE(engine$sparse)) {
+    table_sql_scan(con, table, src, column, id, output, engine, call)
+  }
   if (!is.null(in_db)) {
     return(if (is.null(output)) in_db$value else invisible(in_db$value))
   }
@@ -79,6 +82,9 @@ scan_table <- function(con, table, src, column, id, chunk_rows, output,
 
   reader <- open_table_reader(con, src, chunk_rows, call = call)
   on.exit(close_table_reader(reader), add = TRUE)
+  # sparse counts need the rows whose sequence is NULL (NA counts)
+  sparse <- isTRUE(engine$sparse)
+  reader$want_na <- sparse
   # the sequences are also needed in R to cut the `region` column from
   # (only then: a search in place of an Arrow batch does not copy them)
   reader$keep_sequence <- column %in% id || isTRUE(plan$region)
@@ -126,6 +132,18 @@ scan_table <- function(con, table, src, column, id, chunk_rows, output,
     if (!is.null(following)) {
       start_chunk_search(searcher, following, rows_done + chunk$n, limit_now(n_res))
     }
+    if (sparse) {
+      piece <- table_sparse_piece(res, chunk, cols, rows_done, column)
+      pieces[[length(pieces) + 1L]] <- piece
+      n_out <- n_out + length(piece$i)
+      rows_done <- rows_done + chunk$n
+      read_bytes <- chunk_garbage_bytes(chunk, column)
+      chunk <- following
+      rm(following, res, piece)
+      gc_pace_step(pace, read_bytes)
+      progress_update(progress, rows_done)
+      next
+    }
     piece <- table_piece(res, chunk, cols, rows_done, column, engine)
     if (is.null(template)) {
       template <- new_data_frame(lapply(piece, function(x) x[0L]), 0L)
@@ -166,6 +184,9 @@ scan_table <- function(con, table, src, column, id, chunk_rows, output,
   }
   close_table_reader(reader)
 
+  if (sparse) {
+    return(combine_sparse_pieces(pieces, engine$plan$patterns, cols, call))
+  }
   if (!is.null(out_spec)) {
     write_output(con, out_spec, template, spool, call = call)
     return(invisible(as.double(n_out)))

@@ -171,6 +171,12 @@
 #'   read into R (to cut the regions from), which a search of a DuckDB
 #'   table otherwise avoids. (`what = ` was removed: use
 #'   `sassy_count_table()` or `sassy_contains_table()`.)
+#' @param sparse `sassy_count_table()` only. `FALSE` (default): a data
+#'   frame with one column per pattern. `TRUE`: a sparse
+#'   `Matrix::dgCMatrix` of the same counts, one row per table row, with
+#'   the `id` columns (or `record`) as its attribute `"records"`; its
+#'   memory grows with the hits (and the `id` columns), not with rows x
+#'   patterns. Not with `output`. See *Value*.
 #' @param chunk_rows Number of rows read and searched at a time, a whole
 #'   number `>= 1`. Default `100000`; values above 1,000,000 read 1,000,000
 #'   rows at a time. It bounds memory (about two chunks: `2 * chunk_rows`
@@ -218,6 +224,24 @@
 #' `pattern_1`, `pattern_2`, ... (made unique with [make.unique()] where
 #' names repeat or clash with the `id` columns).
 #'
+#' With `sparse = TRUE`, `sassy_count_table()` returns a `Matrix::dgCMatrix`
+#' with one row per table row (in scan order) and one column per pattern,
+#' named as the data frame's count columns, holding the same counts (as
+#' doubles; cells without hits are not stored, the rows of `NULL`
+#' sequences are `NA`, stored). Its row names are the values of the `id`
+#' column, as text, when `id` is exactly one column, otherwise it has none.
+#' The identifying columns of the data frame (the `id` columns, or
+#' `record`) are its attribute `"records"`, a data frame with one row per
+#' matrix row, so that `cbind(attr(m, "records"), as.matrix(m))` has the
+#' values of the data frame; Matrix operations (subsetting, arithmetic)
+#' drop the attribute, so take it first. The counts are tabulated from the
+#' hits of the search (those of `sassy_search_table(cigar = FALSE)`),
+#' which are held meanwhile and subject to
+#' `getOption("ducksassy.max_hits")`, and always in R (not by the SQL
+#' functions inside DuckDB). With `output` it is an error of class
+#' `ducksassy_input_error`. With `BPPARAM`, the shards' matrices are bound
+#' in order: the same result.
+#'
 #' With `output`: the number of rows appended to `output` (hits, or table
 #' rows for counts), a double, invisibly.
 #'
@@ -238,6 +262,10 @@
 #' # Counts and presence per row, one column per pattern
 #' sassy_count_table(con, "reads", c(p1 = "ATCG", p2 = "GATTACA"), k = 1)
 #' sassy_contains_table(con, "reads", "ATCG", k = 1, rc = FALSE)
+#'
+#' # The counts as a sparse matrix, named by the `name` column
+#' sassy_count_table(con, "reads", c(p1 = "ATCG", p2 = "GATTACA"), k = 1,
+#'   id = "name", sparse = TRUE)
 #'
 #' # A query: any SQL the database runs, e.g. to filter rows
 #' sassy_search_table(con,
@@ -276,11 +304,16 @@ sassy_contains_table <- search_verb("contains", "table")
 #' The three table verbs (search_verb() in arguments.R)
 #'
 #' @param mode "hits", "count" or "contains".
+#' @param sparse `sassy_count_table()`'s: counts as a dgCMatrix (sparse.R).
 #' @param args The search arguments of the verb, by name (the hit verb's
 #'   `cigar`, `cigar_style` and `region` as well).
 #' @noRd
 search_table <- function(mode, con, table, patterns, k, column, id, args,
-                         chunk_rows, output, BPPARAM, call) {
+                         chunk_rows, output, BPPARAM, sparse = FALSE, call) {
+  sparse <- check_flag(sparse, "sparse", call = call)
+  if (sparse && !is.null(output)) {
+    abort_sparse_output(call)
+  }
   check_dbi_installed(call = call)
   check_connection(con, call = call)
   # `threads = NULL` is this session's default, as it was when the search
@@ -290,10 +323,15 @@ search_table <- function(mode, con, table, patterns, k, column, id, args,
   }
   plan <- new_verb_plan(mode, patterns, k, args, call)
   fn <- verb_name(mode, "table")
+  # sparse counts: the hits (without CIGARs) tallied per row (sparse.R)
+  engine <- table_search_engine(plan, if (sparse) "hits" else mode)
+  engine$sparse <- sparse
   search_table_rows(
     con, table, column, id, chunk_rows, output, BPPARAM,
-    table_search_engine(plan, mode), fn,
-    search_args = c(list(patterns = patterns, k = k), args),
+    engine, fn,
+    search_args = c(list(patterns = patterns, k = k), args,
+      if (sparse) list(sparse = TRUE)
+    ),
     patterns = patterns, what = "patterns", call = call
   )
 }

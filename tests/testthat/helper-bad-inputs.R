@@ -405,6 +405,7 @@ without_hit_args <- function(row, output = NULL) {
   row
 }
 bad_input_matrix$sassy_count_fastx <- without_hit_args(bad_input_matrix$sassy_search_fastx)
+bad_input_matrix$sassy_count_fastx$args$sparse <- quote(FALSE)
 bad_input_matrix$sassy_contains_fastx <- without_hit_args(bad_input_matrix$sassy_search_fastx)
 # The names of the table verbs' bad `output` values are tables of hits by
 # then (sassy_search_table()'s row writes them), which counts do not fit;
@@ -417,4 +418,7 @@ without_hit_args_table <- function(row, output) {
   row
 }
 bad_input_matrix$sassy_count_table <- without_hit_args_table(bad_input_matrix$sassy_search_table, quote("counts_out"))
+bad_input_matrix$sassy_count_table$args$sparse <- quote(FALSE)
+# the good call writes to `output`, which sparse counts can't
+bad_input_matrix$sassy_count_table$fail$sparse <- "true"
 bad_input_matrix$sassy_contains_table <- without_hit_args_table(bad_input_matrix$sassy_search_table, quote("contains_out"))

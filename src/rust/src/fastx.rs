@@ -34,8 +34,9 @@ fn ds_fastx_search(paths: Robj, plan: Robj, read: Robj, progress: Robj) -> Robj 
         let total = crate::progress::files_size(&paths);
         let mut progress = crate::progress::Progress::new(&progress);
         let mut poll = || progress.poll(|| crate::progress::file_bytes_searched(&ctl, total));
-        let region = read.region && plan.mode == Mode::Hits;
-        let out = fastx::search_regions(&plan, &paths, read.range, read.batch, region, &ctl, &mut poll)?;
+        let hits = plan.mode == Mode::Hits;
+        let keep = fastx::HitKeep { region: read.region && hits, all_names: read.names && hits };
+        let out = fastx::search_keep(&plan, &paths, read.range, read.batch, keep, &ctl, &mut poll)?;
         Ok(match out {
             SearchOutput::Hits(h) => {
                 let r = hits_to_r(&h, plan.cigar);
@@ -229,8 +230,9 @@ fn ints_r(n: usize, mut f: impl FnMut(usize) -> i32) -> Robj {
 }
 
 /// Hit columns (converted to 1-based in the main binding's `hits_to_r`), the
-/// 1-based file index, the record name and length of each hit, and (`NULL`
-/// unless captured) the matched region of each hit.
+/// 1-based file index, the record name and length of each hit, (`NULL`
+/// unless captured) the matched region of each hit, and (`NULL` unless
+/// kept) the name of every record and the records of each file.
 pub(crate) fn hits_to_r(h: &FastxHits, cigar: bool) -> Result<Robj, FastxError> {
     let n = h.len();
     let cols = crate::hits_to_r(&h.bufs, cigar);
@@ -264,8 +266,28 @@ pub(crate) fn hits_to_r(h: &FastxHits, cigar: bool) -> Result<Robj, FastxError> 
     } else {
         Robj::from(())
     };
-    let not_utf8 = not_utf8((0..h.names.len()).map(|i| h.names.get(i)));
-    Ok(list!(hits = cols, file = file, name = name, length = length, region = region, not_utf8 = not_utf8).into())
+    // with every record's name kept, those are the headers R gets
+    let (not_utf8, all_names, records_per_file) = match &h.all_names {
+        Some(all) => {
+            if all.len() as u64 != h.records_per_file.iter().sum::<u64>() {
+                return Err(CoreError::Internal("record names and record counts disagree".into()).into());
+            }
+            let per_file = Doubles::from_values(h.records_per_file.iter().map(|&c| c as f64));
+            (not_utf8(all.iter()), strings_r(all.len(), |i| Some(all.get(i))), Robj::from(per_file))
+        }
+        None => (not_utf8((0..h.names.len()).map(|i| h.names.get(i))), Robj::from(()), Robj::from(())),
+    };
+    Ok(list!(
+        hits = cols,
+        file = file,
+        name = name,
+        length = length,
+        region = region,
+        not_utf8 = not_utf8,
+        all_names = all_names,
+        records_per_file = records_per_file
+    )
+    .into())
 }
 
 /// The number of records of each file (doubles), the name of each record,

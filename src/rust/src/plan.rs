@@ -178,12 +178,15 @@ fn alphabet(name: &str) -> Result<Alphabet, CoreError> {
 }
 
 /// How files are read (`new_read_options()` in R): batch sizes (`NULL`: the
-/// default for the thread count), the record range of each file, and
-/// whether the matched region of each hit is captured.
+/// default for the thread count), the record range of each file,
+/// whether the matched region of each hit is captured, and whether the name
+/// of every record is kept in hits mode.
 pub(crate) struct ReadOptions {
     pub batch: BatchSize,
     pub range: RecordRange,
     pub region: bool,
+    /// Keep the name of every record in hits mode (sparse counts).
+    pub names: bool,
 }
 
 pub(crate) fn read_options(read: &Robj, threads: usize) -> Result<ReadOptions, CoreError> {
@@ -204,5 +207,5 @@ pub(crate) fn read_options(read: &Robj, threads: usize) -> Result<ReadOptions, C
         Some(n) if n >= 0.0 && n.fract() == 0.0 => Some(n as u64),
         Some(n) => return Err(CoreError::invalid("n_records", None, n, Rule::WholeAtLeast(0))),
     };
-    Ok(ReadOptions { batch, range: RecordRange { skip: skip as u64, n }, region: f.flag("region")? })
+    Ok(ReadOptions { batch, range: RecordRange { skip: skip as u64, n }, region: f.flag("region")?, names: f.flag("names")? })
 }

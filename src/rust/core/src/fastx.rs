@@ -344,6 +344,22 @@ pub struct FastxHits {
     /// The length of each record that has hits, parallel to `names` (for
     /// `seqinfo` in R).
     pub lengths: Vec<u64>,
+    /// Records searched in each file (in the range), with or without hits.
+    pub records_per_file: Vec<u64>,
+    /// With [`HitKeep::all_names`], the name of every record searched (all
+    /// files, in order); `None` otherwise.
+    pub all_names: Option<Column>,
+}
+
+/// What a search of files in hits mode keeps besides the hits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct HitKeep {
+    /// Each hit's matched text region (forward strand, `seq[start..end]`).
+    pub region: bool,
+    /// The name of every record, with hits or not (counts tabulated from
+    /// the hits, as `sassy_count_fastx(sparse = TRUE)` does: one name per
+    /// record, not one count per record and pattern).
+    pub all_names: bool,
 }
 
 impl FastxHits {
@@ -424,11 +440,30 @@ pub fn search_regions(
     ctl: &Control,
     poll: &mut dyn FnMut() -> bool,
 ) -> Result<SearchOutput, FastxError> {
+    search_keep(plan, paths, range, size, HitKeep { region, all_names: false }, ctl, poll)
+}
+
+/// [`search_range`], keeping in hits mode what `keep` says: each hit's
+/// matched region, and the name of every record searched.
+pub fn search_keep(
+    plan: &SearchPlan,
+    paths: &[String],
+    range: RecordRange,
+    size: BatchSize,
+    keep: HitKeep,
+    ctl: &Control,
+    poll: &mut dyn FnMut() -> bool,
+) -> Result<SearchOutput, FastxError> {
+    let region = keep.region;
     let mut opts = ReadOptions::new(size, RecordParts { header: HeaderKeep::Name, ..Default::default() });
     opts.skip = range.skip;
     opts.n_max = range.n;
     let n_pat = plan.patterns.len();
-    let mut hits = FastxHits::default();
+    let mut hits = FastxHits {
+        records_per_file: vec![0; paths.len()],
+        all_names: keep.all_names.then(Column::default),
+        ..Default::default()
+    };
     let mut vals = FastxValues { values: vec![Vec::new(); n_pat], records_per_file: vec![0; paths.len()], names: Column::default() };
     let mut best = FastxBest { records_per_file: vec![0; paths.len()], ..Default::default() };
     let r = stream(paths, &opts, ctl, poll, &mut |batch, poll| {
@@ -440,6 +475,12 @@ pub fn search_regions(
         let out = run_batch(plan, &batch, path, ctl, poll)?;
         match out {
             Output::Hits(bufs) => {
+                hits.records_per_file[batch.file] += nb as u64;
+                if let Some(all) = hits.all_names.as_mut() {
+                    for i in 0..nb {
+                        all.push(batch.name(i));
+                    }
+                }
                 let mut last: Option<u32> = None;
                 for mut b in bufs {
                     if b.is_empty() {

@@ -795,3 +795,44 @@ fn record_ranges_report_errors_with_file_record_numbers() {
     let e = search_range(&pl, &p, fastx::RecordRange { skip: 4, n: None }, BatchSize::default()).unwrap_err();
     assert_eq!((e.parse_kind(), e.record()), (Some(ParseKind::UnequalLengths), Some(4)), "{e}");
 }
+
+/// Hits with every record's name kept (`sassy_count_fastx(sparse = TRUE)`):
+/// the names and per-file record counts are those of the count mode, and
+/// the hits tallied per record and pattern are its counts, over several
+/// files, record ranges and batch sizes.
+#[test]
+fn hits_with_all_names_tally_to_the_counts() {
+    let paths = vec![path_of(FASTQ), path_of(FASTA), path_of(FASTQ)];
+    let texts: Vec<Vec<u8>> = read_all(&paths[0]).seq.iter().map(|s| s.to_vec()).collect();
+    let pat = String::from_utf8(texts[1][10..22].to_vec()).unwrap();
+    let pats = [pat.as_str(), "GGGCGGCGACCTCGC", "ACGTACGTACGT"];
+    let hits_plan = plan(Mode::Hits, &pats, 2, 2);
+    let count_plan = plan(Mode::Count, &pats, 2, 2);
+    for range in [fastx::RecordRange::ALL, fastx::RecordRange { skip: 3, n: Some(50) }] {
+        for size in [BatchSize::default(), BatchSize { bytes: 1000, records: 7 }] {
+            let SearchOutput::Values(want) = search_range(&count_plan, &paths, range, size).unwrap() else { panic!() };
+            let keep = fastx::HitKeep { region: false, all_names: true };
+            let out = fastx::search_keep(&hits_plan, &paths, range, size, keep, &Control::new(), &mut no_poll()).unwrap();
+            let SearchOutput::Hits(h) = out else { panic!("expected hits") };
+            assert_eq!(h.records_per_file, want.records_per_file);
+            let all = h.all_names.as_ref().expect("all names kept");
+            assert_eq!(all, &want.names);
+            let n = want.names.len();
+            let offsets: Vec<u64> = std::iter::once(0).chain(want.records_per_file.iter().scan(0, |s, &c| { *s += c; Some(*s) })).collect();
+            let mut got = vec![vec![0i32; n]; pats.len()];
+            for (b, &f) in h.bufs.iter().zip(&h.buf_file) {
+                for i in 0..b.len() {
+                    let row = offsets[f as usize] + b.record[i] as u64 - range.skip;
+                    got[b.pattern[i] as usize][row as usize] += 1;
+                }
+            }
+            assert_eq!(got, want.values, "{range:?} {size:?}");
+            assert!(got.iter().flatten().any(|&c| c > 0));
+            // without the option: no names beyond those of records with hits
+            let out = fastx::search_range(&hits_plan, &paths, range, size, &Control::new(), &mut no_poll()).unwrap();
+            let SearchOutput::Hits(h) = out else { panic!("expected hits") };
+            assert!(h.all_names.is_none());
+            assert_eq!(h.records_per_file, want.records_per_file);
+        }
+    }
+}
