@@ -233,6 +233,8 @@ assign_fields <- c("pattern", "cost", "start", "end", "strand", "other_cost", "s
 # sassy_assign() of R, the fields of the SQL struct
 r_assign <- function(...) {
   a <- as.data.frame(sassy_assign(...))[assign_fields]
+  # SQL's status is text, R's a factor of the same labels
+  if ("status" %in% names(a)) a$status <- as.character(a$status)
   rownames(a) <- NULL
   a
 }
