@@ -264,7 +264,7 @@ test_that("#23: assignments agree across vectors, DNAStringSet, FASTQ files and 
   writeLines(as.vector(rbind(paste0(">", names(reads)), reads)), fa)
   got2 <- sassy_assign_fastx(c(fq, fa), ont$barcodes, k = 3L, ends = 150L, margin = 1L, threads = 2L)
   expect_identical(names(got2), c("file", names(assign_columns)))
-  expect_identical(got2$file, rep(c("reads.fq.gz", "reads.fa"), each = length(reads)))
+  expect_identical(got2$file, rep(c(fq, fa), each = length(reads)))
   got2$file <- NULL
   both <- rbind(expected, expected)
   rownames(both) <- NULL
