@@ -327,3 +327,72 @@ test_that("#23: bad margin is a classed error naming `margin`", {
   expect_error(sassy_assign_table(con, "reads", "ACGT", margin = -1L), class = "ducksassy_input_error")
   expect_error(sassy_assign_table(con, "reads", "ACGT", margin = "0"), class = "ducksassy_input_error")
 })
+
+test_that("#23: sassy_assign() with mixed pattern lengths, IUPAC, lowercase, N filter, ascii", {
+  withr::local_seed(11L)
+  pats <- c(random_dna_seqs(8L, 12L), random_dna_seqs(5L, 16L), random_dna_seqs(2L, 9L))
+  substr(pats[[3L]], 5L, 5L) <- "N"
+  substr(pats[[10L]], 2L, 2L) <- "R"
+  texts <- vapply(seq_len(150L), function(i) {
+    x <- random_dna_seqs(1L, sample(0:300, 1L))
+    for (j in seq_len(sample(0:3, 1L))) {
+      p <- mutate_seq(gsub("[NR]", "A", sample(pats, 1L)), sample(0:2, 1L))
+      if (runif(1) < 0.5) p <- oracle_revcomp(p)
+      x <- insert_at(x, p, sample(0:nchar(x), 1L))
+    }
+    x
+  }, "")
+  # lowercase and N in some records
+  low <- sample.int(150L, 30L)
+  texts[low] <- tolower(texts[low])
+  withn <- sample(which(nchar(texts) > 50L), 20L)
+  substr(texts[withn], 10L, 14L) <- "NNNNN"
+  for (args in list(
+    list(k = 2L),
+    list(k = 2L, max_n_frac = 0.1),
+    list(k = 2L, ends = c(40L, 40L), threads = 2L),
+    list(k = 1L, alphabet = "dna", rc = FALSE, texts = gsub("[Nn]", "A", texts), patterns = gsub("[NR]", "A", pats))
+  )) {
+    tx <- if (is.null(args$texts)) texts else args$texts
+    pp <- if (is.null(args$patterns)) pats else args$patterns
+    args$texts <- NULL
+    args$patterns <- NULL
+    for (margin in 0:1) {
+      info <- paste0(paste(names(args), args, sep = " = ", collapse = ", "), "; margin = ", margin)
+      expect_assign_equal(
+        do.call(sassy_assign, c(list(tx, pp, margin = margin), args)),
+        do.call(ref_assign, c(list(tx, pp, margin = margin), args)),
+        info
+      )
+    }
+  }
+  # ascii, case-sensitive and not
+  asc <- c("hello", "HeLLo", "world", "wOrld")
+  tx <- c("xxhelloxx", "xxHELLOxx", "worldhello", "", "wxrld")
+  for (ic in c(FALSE, TRUE)) {
+    expect_assign_equal(
+      sassy_assign(tx, asc, k = 1L, alphabet = "ascii", ignore_case = ic),
+      ref_assign(tx, asc, k = 1L, alphabet = "ascii", ignore_case = ic)
+    )
+  }
+})
+
+test_that("#23: assignments do not depend on how records are batched (Biostrings chunks, FASTQ batches)", {
+  ont <- ont_reads(120L, seed = 8L)
+  expected <- sassy_assign(ont$reads, ont$barcodes, k = 3L, ends = 150L)
+  if (requireNamespace("Biostrings", quietly = TRUE)) {
+    withr::with_options(list(ducksassy.xstringset_chunk_records = 7L), {
+      got <- sassy_assign(Biostrings::DNAStringSet(ont$reads), ont$barcodes, k = 3L, ends = 150L, threads = 2L)
+    })
+    expect_assign_equal(got, expected, "DNAStringSet in chunks of 7")
+  }
+  dir <- withr::local_tempdir()
+  fq <- file.path(dir, "reads.fq")
+  writeLines(as.vector(rbind(paste0("@", names(ont$reads)), ont$reads, "+", strrep("I", nchar(ont$reads)))), fq)
+  for (records in c(1L, 7L, 1000L)) {
+    withr::with_options(list(ducksassy.fastx_batch_records = records), {
+      got <- sassy_assign_fastx(fq, ont$barcodes, k = 3L, ends = 150L, threads = 2L)
+    })
+    expect_assign_equal(got, expected, paste("FASTQ batches of", records))
+  }
+})

@@ -415,3 +415,26 @@ test_that("#23: bad ends are classed errors naming `ends`, in every verb", {
     class = "ducksassy_error"
   )
 })
+
+test_that("#23: ends results do not depend on how records are batched (Biostrings chunks, FASTQ batches)", {
+  inp <- ends_inputs(90L, seed = 9L)
+  texts <- toupper(inp$texts[!is.na(inp$texts)])
+  expected <- oracle_ends_search(texts, inp$patterns, c(30L, 20L), k = 2L)
+  expected_count <- oracle_ends_count(texts, inp$patterns, c(30L, 20L), k = 2L)
+  if (requireNamespace("Biostrings", quietly = TRUE)) {
+    withr::with_options(list(ducksassy.xstringset_chunk_records = 7L), {
+      dna <- Biostrings::DNAStringSet(texts)
+      expect_identical(sassy_search(dna, inp$patterns, k = 2L, ends = c(30L, 20L), threads = 2L), expected)
+      expect_identical(sassy_count(dna, inp$patterns, k = 2L, ends = c(30L, 20L)), expected_count)
+    })
+  }
+  dir <- withr::local_tempdir()
+  fq <- write_records(file.path(dir, "r.fq"), texts)
+  for (records in c(1L, 7L)) {
+    withr::with_options(list(ducksassy.fastx_batch_records = records), {
+      expect_identical(sassy_search_fastx(fq, inp$patterns, k = 2L, ends = c(30L, 20L), threads = 2L), expected)
+      cnt <- sassy_count_fastx(fq, inp$patterns, k = 2L, ends = c(30L, 20L), threads = 2L)
+      expect_identical(unname(as.matrix(cnt[names(inp$patterns)])), unname(expected_count))
+    })
+  }
+})
