@@ -125,7 +125,10 @@ test_that("#23: sassy_assign() equals the rule applied to sassy_search(), many e
     list(k = 1L, all_endpoints = TRUE),
     list(k = 2L, indels = FALSE),
     list(k = 3L, overhang = 0.5),
-    list(k = 0L)
+    list(k = 0L),
+    list(k = 2L, ends = 50L, all_endpoints = TRUE),
+    list(k = 2L, ends = c(45L, 30L), indels = FALSE),
+    list(k = 3L, ends = 40L, overhang = 0.5)
   )) {
     for (margin in 0:2) {
       info <- paste0(paste(names(args), args, sep = " = ", collapse = ", "), "; margin = ", margin)

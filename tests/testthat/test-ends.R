@@ -438,3 +438,53 @@ test_that("#23: ends results do not depend on how records are batched (Biostring
     })
   }
 })
+
+test_that("#23: ends on long reads with many equal-length patterns (batched search) equals the pieces' search", {
+  withr::local_seed(24L)
+  bcs <- vapply(1:24, function(i) paste(sample(c("A", "C", "G", "T"), 24L, TRUE), collapse = ""), "")
+  names(bcs) <- sprintf("BC%02d", 1:24)
+  reads <- vapply(1:120, function(i) {
+    x <- paste(sample(c("A", "C", "G", "T"), sample(500:4000, 1L), TRUE), collapse = "")
+    b <- bcs[[sample.int(24L, 1L)]]
+    # 20-60 after the start, across the edge of the first 150, or its
+    # reverse complement 60-100 before the end
+    for (at in c(sample(c(20:60, 135:150), 1L), nchar(x) - sample(60:100, 1L))) {
+      x <- paste0(substr(x, 1L, at), if (at > 500L) oracle_revcomp(b) else b, substr(x, at + 1L, nchar(x)))
+    }
+    x
+  }, "")
+  names(reads) <- sprintf("read%03d", seq_along(reads))
+  for (args in list(list(k = 3L), list(k = 3L, all_endpoints = TRUE), list(k = 2L, indels = FALSE), list(k = 3L, overhang = 0.4), list(k = 3L, rc = FALSE, threads = 2L))) {
+    for (ends in list(150L, c(150L, 0L), c(0L, 120L))) {
+      info <- info_of(args, ends)
+      expected <- do.call(oracle_ends_search, c(list(reads, bcs, ends), args))
+      expect_identical(do.call(sassy_search, c(list(reads, bcs), args, list(ends = ends))), expected, info = info)
+      expect_identical(
+        do.call(sassy_count, c(list(reads, bcs), args, list(ends = ends))),
+        do.call(oracle_ends_count, c(list(reads, bcs, ends), args)),
+        info = info
+      )
+    }
+  }
+  expect_gt(nrow(sassy_search(reads, bcs, k = 3L, ends = 150L)), 150L)
+})
+
+test_that("#23: ends is carried to the BiocParallel workers", {
+  skip_on_cran()
+  skip_if_not_installed("BiocParallel")
+  skip_if(
+    !nzchar(system.file("Meta", "package.rds", package = "ducksassy")),
+    "ducksassy is not installed (the workers load the installed package)"
+  )
+  inp <- ends_inputs(100L, seed = 10L)
+  texts <- inp$texts[!is.na(inp$texts)]
+  dir <- withr::local_tempdir()
+  fq <- write_records(file.path(dir, "r.fq"), texts)
+  bp <- BiocParallel::SnowParam(workers = 2L)
+  BiocParallel::bpstart(bp)
+  on.exit(BiocParallel::bpstop(bp), add = TRUE)
+  expected <- oracle_ends_search(texts, inp$patterns, c(30L, 40L), k = 2L)
+  expect_identical(sassy_search_fastx(fq, inp$patterns, k = 2L, ends = c(30L, 40L), BPPARAM = bp), expected)
+  cnt <- sassy_count_fastx(fq, inp$patterns, k = 2L, ends = c(30L, 40L), BPPARAM = bp)
+  expect_identical(unname(as.matrix(cnt[names(inp$patterns)])), unname(oracle_ends_count(texts, inp$patterns, c(30L, 40L), k = 2L)))
+})
