@@ -13,12 +13,12 @@ assign_columns <- c(
 )
 
 # The pattern labels of the assignment: names(patterns), or pattern_1,
-# pattern_2, ... for unnamed ones.
+# pattern_2, ... for unnamed ones, made unique.
 assign_labels <- function(patterns) {
   nm <- names(patterns)
   if (is.null(nm)) nm <- rep("", length(patterns))
   nm[is.na(nm) | nm == ""] <- paste0("pattern_", seq_along(patterns))[is.na(nm) | nm == ""]
-  nm
+  make.unique(nm, sep = "_")
 }
 
 # sassy_assign(texts, patterns, margin = margin, ...) from sassy_search().
@@ -200,6 +200,10 @@ test_that("#23: sassy_assign() of NA, empty and no records; a tie is ambiguous",
   expect_identical(sassy_assign(one_more, p, k = 1L, margin = 1L)$status, "ambiguous")
   # the same pattern twice: ambiguous whatever the margin
   expect_identical(sassy_assign("GGGGACGTACGTACGGGG", c(p[1L], p[1L]))$status, "ambiguous")
+  # repeated and missing names: made unique, as the count columns
+  q <- c(a = "ACGTACGTAC", a = "TTGGCCAATT", "GGGAAACCCT")
+  got <- sassy_assign(c("GGGGACGTACGTACGGGG", "TTGGCCAATT", "GGGAAACCCT", "CCCCC"), q)
+  expect_identical(got$pattern_name, c("a", "a_1", "pattern_3", NA))
 })
 
 # ONT-like reads: random bases, one barcode 20-60 bases after the start and
