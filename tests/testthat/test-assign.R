@@ -403,3 +403,29 @@ test_that("#23: assignments do not depend on how records are batched (Biostrings
     expect_assign_equal(got, expected, paste("FASTQ batches of", records))
   }
 })
+
+test_that("#23: assignments of empty files, empty and all-NA tables", {
+  p <- c(x = "ACGTACGT")
+  f <- withr::local_tempfile(fileext = ".fq")
+  file.create(f)
+  got <- sassy_assign_fastx(f, p, k = 1L, ends = 10L)
+  expect_identical(nrow(got), 0L)
+  expect_identical(vapply(got, typeof, ""), assign_columns)
+  if (requireNamespace("Biostrings", quietly = TRUE)) {
+    got <- sassy_assign(Biostrings::DNAStringSet(character()), p)
+    expect_identical(vapply(got, typeof, ""), assign_columns)
+  }
+  skip_without_drivers()
+  for (driver in table_drivers()) {
+    con <- local_db(driver)
+    DBI::dbWriteTable(con, "none", data.frame(id = integer(), sequence = character()))
+    got <- sassy_assign_table(con, "none", p, k = 1L)
+    expect_identical(nrow(got), 0L, info = driver)
+    expect_identical(vapply(got, typeof, ""), c(id = "integer", assign_columns[-(1:2)]), info = driver)
+    DBI::dbWriteTable(con, "nas", data.frame(id = 1:3, sequence = rep(NA_character_, 3L)))
+    got <- sassy_assign_table(con, "nas", p, k = 1L, ends = 4L)
+    expect_identical(got$id, 1:3, info = driver)
+    expect_true(all(is.na(got[-1L])), info = driver)
+    expect_identical(vapply(got, typeof, ""), c(id = "integer", assign_columns[-(1:2)]), info = driver)
+  }
+})
