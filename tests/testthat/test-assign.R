@@ -140,6 +140,16 @@ test_that("#23: sassy_assign() equals the rule applied to sassy_search(), many e
   }
   expect_true(all(c("assigned", "ambiguous", "unassigned") %in% statuses))
   expect_true(anyNA(statuses))
+  # one record at a time (text lanes off) gives the same
+  withr::with_envvar(c(DUCKSASSY_LANES = "off"), {
+    for (args in list(list(k = 2L), list(k = 3L, ends = 40L, threads = 2L))) {
+      expect_assign_equal(
+        do.call(sassy_assign, c(list(inp$texts, inp$patterns, margin = 1L), args)),
+        do.call(ref_assign, c(list(inp$texts, inp$patterns, margin = 1L), args)),
+        "lanes off"
+      )
+    }
+  })
 })
 
 test_that("#23: sassy_assign() with few patterns of different lengths, unnamed, lanes off", {
