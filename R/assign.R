@@ -54,7 +54,9 @@ assign_formals <- function(source) {
 #'     \item{`pattern`}{Index of the best pattern in `patterns` (`NA` when
 #'       unassigned).}
 #'     \item{`pattern_name`}{Its name: `names(patterns)`, or `pattern_1`,
-#'       `pattern_2`, ... for unnamed ones.}
+#'       `pattern_2`, ... for unnamed ones, made unique with [make.unique()]
+#'       where names repeat (`a`, `a_1`), as the count columns of
+#'       [sassy_count_fastx()].}
 #'     \item{`cost`, `start`, `end`, `strand`}{Its best hit, as in
 #'       [sassy_search()] (1-based, inclusive coordinates).}
 #'     \item{`other_cost`}{The lowest cost of another pattern's hit.}

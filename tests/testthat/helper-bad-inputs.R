@@ -124,7 +124,9 @@ search_args <- function(...) {
       ignore_case = quote(FALSE),
       threads = quote(1L),
       # with overhang = 0.5 in the good call, indels = FALSE is an error too
-      indels = quote(TRUE)
+      indels = quote(TRUE),
+      # the first and last 5 letters (issue 23)
+      ends = quote(5L)
     ),
     list(...)
   )
@@ -137,7 +139,9 @@ bpparam_ok <- c("null", "wrong_length", "empty")
 search_ok <- list(
   rc = "null",
   overhang = "null",
-  max_n_frac = "null"
+  max_n_frac = "null",
+  # one or two whole numbers >= 0 (up to the largest integer)
+  ends = c("null", "huge_int", "wrong_length")
 )
 
 # One row per exported function:
@@ -210,7 +214,8 @@ bad_input_matrix <- list(
       path = quote(fq), output = quote(out), patterns = quote("ATCG"),
       k = quote(1L), invert = quote(FALSE), alphabet = quote("iupac"),
       rc = quote(TRUE), overhang = quote(0.5), max_n_frac = quote(0.5),
-      ignore_case = quote(FALSE), threads = quote(1L), indels = quote(TRUE)
+      ignore_case = quote(FALSE), threads = quote(1L), indels = quote(TRUE),
+      ends = quote(5L)
     ),
     ok = c(search_ok, list(
       path = c("matrix", "empty_file"),
@@ -422,3 +427,27 @@ bad_input_matrix$sassy_count_table$args$sparse <- quote(FALSE)
 # the good call writes to `output`, which sparse counts can't
 bad_input_matrix$sassy_count_table$fail$sparse <- "true"
 bad_input_matrix$sassy_contains_table <- without_hit_args_table(bad_input_matrix$sassy_search_table, quote("contains_out"))
+
+# sassy_assign() and its file and table forms (issue 23): the count verbs'
+# arguments without BPPARAM, and `margin` (any whole number >= 0).
+as_assign_row <- function(row, output = NULL) {
+  row <- without_hit_args(row, output)
+  row$args$BPPARAM <- NULL
+  row$ok$BPPARAM <- NULL
+  row$args$margin <- quote(0L)
+  row$ok$margin <- "huge_int"
+  row
+}
+bad_input_matrix$sassy_assign <- as_assign_row(bad_input_matrix$sassy_count)
+bad_input_matrix$sassy_assign$args$sparse <- NULL
+bad_input_matrix$sassy_assign_fastx <- as_assign_row(bad_input_matrix$sassy_search_fastx)
+# (no hits are held: the limit on them does not apply)
+bad_input_matrix$sassy_assign_fastx$options <- bad_input_matrix$sassy_assign_fastx$options[
+  names(bad_input_matrix$sassy_assign_fastx$options) != "ducksassy.max_hits"
+]
+# (the table names of the bad `output` values hold other results by then;
+# every number of patterns gives the same columns)
+bad_input_matrix$sassy_assign_table <- as_assign_row(bad_input_matrix$sassy_search_table, quote("assign_out"))
+bad_input_matrix$sassy_assign_table$fail$output <- c(
+  bad_input_matrix$sassy_assign_table$fail$output, "string", "utf8", "latin1", "long_string"
+)

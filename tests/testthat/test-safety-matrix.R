@@ -129,7 +129,7 @@ test_that("every exported function and argument has a row in the bad-input matri
 
 # Run the matrix in `n` subprocesses at once (rows split between them);
 # returns the combined outcomes, or fails naming the call a subprocess died at.
-run_matrix_in_subprocesses <- function(matrix, n = 2L, timeout = 240) {
+run_matrix_in_subprocesses <- function(matrix, n = 2L, timeout = 480) {
   groups <- split(names(matrix), rep_len(seq_len(n), length(matrix)))
   procs <- lapply(groups, function(fns) {
     progress <- tempfile("bad-inputs-progress-")
