@@ -31,9 +31,7 @@ search_option_formals <- function(except = NULL) {
     all_endpoints = FALSE,
     overhang = NULL,
     max_n_frac = NULL,
-    ignore_case = FALSE,
-    # added with sassy_assign() (issue 23), last of the options
-    ends = NULL
+    ignore_case = FALSE
   )
   f[setdiff(names(f), except)]
 }
@@ -82,16 +80,25 @@ verb_formals <- function(source, hits, crispr = FALSE, sparse = FALSE) {
     if (table && !crispr) c(indels, tail) else c(tail, indels),
     # the count verbs' `sparse`, added last
     if (sparse) alist(sparse = FALSE),
-    # the best hit per site (sassy_crispr() only, added last)
-    if (crispr && source == "vector") alist(best = FALSE)
+    # the best hit per site (sassy_crispr() only)
+    if (crispr && source == "vector") alist(best = FALSE),
+    # the ends of records (issue 23), added last so that calls by position
+    # keep their meaning; not for the CRISPR searches
+    if (!crispr) end_formals()
   )
+}
+
+# `ends` (issue 23): last, after every older argument.
+end_formals <- function() {
+  alist(ends = NULL)
 }
 
 # The search arguments, by the names of sassy_search()'s: the file and table
 # verbs take those that apply to them (the count verbs all but the hit-only
 # `cigar`, `cigar_style` and `region`), with sassy_search()'s defaults.
 search_arg_names <- names(c(
-  search_option_formals(), hit_formals(), alist(threads = , indels = )
+  search_option_formals(), hit_formals(), alist(threads = , indels = ),
+  end_formals()
 ))
 
 #' The search arguments of a verb's call, by name

@@ -70,9 +70,10 @@
 sassy_demultiplex_fastx <- new_verb(
   "sassy_demultiplex_fastx",
   c(
-    alist(paths = , patterns = , output = "demux/{name}.fastq.gz", k = 0L),
+    alist(paths = , patterns = , output = "demux/{name}.fastq.gz", k = 0L,
+      ends = NULL, margin = 0L),
     search_option_formals(except = "all_endpoints"),
-    alist(threads = sassy_threads(), indels = TRUE, margin = 0L, trim = FALSE, mates = NULL)
+    alist(threads = sassy_threads(), indels = TRUE, trim = FALSE, mates = NULL)
   ),
   "demultiplex_fastx",
   options_as_list = TRUE

@@ -10,7 +10,8 @@ sassy_filter_fastx <- new_verb(
     alist(path = , output = , patterns = , k = 0L, invert = FALSE),
     # which records have a hit does not depend on `all_endpoints`
     search_option_formals(except = "all_endpoints"),
-    alist(threads = sassy_threads(), indels = TRUE)
+    alist(threads = sassy_threads(), indels = TRUE),
+    end_formals()
   ),
   "filter_fastx"
 )

@@ -451,3 +451,41 @@ bad_input_matrix$sassy_assign_table <- as_assign_row(bad_input_matrix$sassy_sear
 bad_input_matrix$sassy_assign_table$fail$output <- c(
   bad_input_matrix$sassy_assign_table$fail$output, "string", "utf8", "latin1", "long_string"
 )
+
+# sassy_demultiplex_fastx() (issue 23): the filter's files, an output
+# template with `{name}` (in a folder it creates), `margin`, `trim` and
+# `mates` (NULL: single reads).
+bad_input_matrix$sassy_demultiplex_fastx <- list(
+  args = list(
+    paths = quote(fq), patterns = quote("ATCG"),
+    output = quote(file.path(dir, "demux", "{name}.fq")), k = quote(1L),
+    ends = quote(5L), margin = quote(0L), alphabet = quote("iupac"),
+    rc = quote(TRUE), overhang = quote(0.5), max_n_frac = quote(0.5),
+    ignore_case = quote(FALSE), threads = quote(1L), indels = quote(TRUE),
+    trim = quote(FALSE), mates = quote(NULL)
+  ),
+  ok = c(search_ok, list(
+    # several files are read one after the other
+    paths = c("matrix", "empty_file", "wrong_length"),
+    # unnamed patterns name their files by index
+    patterns = c("string", "wrong_length", "long_string", "matrix"),
+    margin = "huge_int",
+    output = "matrix",
+    # NULL, rep(NULL, 2) and NULL[0]: single reads
+    mates = bpparam_ok
+  )),
+  extra = list(
+    paths = list(
+      folder = quote(dir), nul_file = quote(nul_fq), junk_file = quote(junk),
+      empty_file = quote(empty_file), missing_file = quote(file.path(dir, "nope.fq"))
+    ),
+    # fewer records than the reads, two files for one
+    mates = list(empty_file = quote(empty_file), longer = quote(c(fq, fq))),
+    output = list(
+      no_name = quote(file.path(dir, "out.fq")),
+      with_mate = quote(file.path(dir, "{name}_{mate}.fq")),
+      bz2 = quote(file.path(dir, "{name}.fq.bz2"))
+    )
+  ),
+  options = c(ducksassy.fastx_batch_bytes = NA, ducksassy.fastx_batch_records = NA)
+)

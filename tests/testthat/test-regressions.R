@@ -122,8 +122,8 @@ test_that("#17: unknown arguments are classed errors naming the argument and the
   e <- expect_error(sassy_search("ACGTACGT", "ACGT", zzzzz = 1), class = "ducksassy_unknown_argument_error")
   expect_null(e$value)
   expect_match(conditionMessage(e), "`alphabet`", fixed = TRUE)
-  # extra arguments by position (after the last one, `indels`)
-  e <- expect_error(sassy_search("ACGTACGT", "ACGT", 0, "iupac", TRUE, FALSE, NULL, NULL, FALSE, TRUE, "pattern", FALSE, 1L, TRUE, "extra"),
+  # extra arguments by position (after the last one, `ends`)
+  e <- expect_error(sassy_search("ACGTACGT", "ACGT", 0, "iupac", TRUE, FALSE, NULL, NULL, FALSE, TRUE, "pattern", FALSE, 1L, TRUE, NULL, "extra"),
     class = "ducksassy_unknown_argument_error"
   )
   expect_identical(e$arg, "...")
