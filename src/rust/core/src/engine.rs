@@ -18,7 +18,7 @@ use crate::error::{CoreError, Rule, Value};
 use crate::hits::HitBuffer;
 use crate::options::{Mode, PatternGroup, SearchPlan};
 use crate::profile::{AnySearcher, ProfileKind};
-use crate::sink::{Encoded, GroupEncoding, Sink, Window, NA_INT};
+use crate::sink::{Encoded, Sink, Window, NA_INT};
 use crate::strategy::{self, Scope};
 use crate::validate::first_invalid_letter;
 use crate::worker::with_worker;
@@ -370,15 +370,7 @@ fn encode_groups(plan: &SearchPlan) -> Encoded {
                 } else {
                     None
                 };
-                let both = if plan.rc_pass {
-                    // the reverse complements: the complements, reversed
-                    let rc = idx.iter().map(|&i| plan.complements[i].iter().rev().copied().collect::<Vec<u8>>());
-                    let all: Vec<Vec<u8>> = fwd.iter().cloned().chain(rc).collect();
-                    enc_searcher.encode(&all)
-                } else {
-                    None
-                };
-                Some(GroupEncoding { fwd: f, comp: c, both })
+                Some((f, c))
             }
         })
         .collect()

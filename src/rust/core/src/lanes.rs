@@ -79,7 +79,7 @@ use crate::control::Stop;
 use crate::error::CoreError;
 use crate::options::{Mode, PatternGroup, SearchPlan};
 use crate::profile::ProfileKind;
-use crate::sink::{Encoded, GroupEncoding, Sink, Window};
+use crate::sink::{Encoded, Sink, Window};
 use crate::strategy::Scope;
 use crate::worker::Worker;
 use sassy::Match;
@@ -100,11 +100,7 @@ pub fn lane_groups(plan: &SearchPlan) -> Vec<bool> {
             }
             // pattern tiling on the joined text: sassy's pattern lanes over
             // one long text instead of a call per record
-            // (not with the reverse-complement pass, which reads the
-            // reverse strand of the patterns with candidates per record:
-            // from 16 patterns on, tiling joined or single records costs
-            // the same, see options::JOINED_BATCH_MIN_PATTERNS)
-            PatternGroup::Batch(_) => !off && !plan.rc_pass,
+            PatternGroup::Batch(_) => !off,
             _ => false,
         })
         .collect()
@@ -360,7 +356,7 @@ fn group_matches(plan: &SearchPlan, enc: &Encoded, gi: usize, w: &mut Worker, j:
         }
         PatternGroup::Batch(idx) => {
             // sassy's pattern tiling, which always traces (sink.rs)
-            let Some(GroupEncoding { fwd: f, comp: c, .. }) = &enc[gi] else { unreachable!("batched group without encoding") };
+            let Some((f, c)) = &enc[gi] else { unreachable!("batched group without encoding") };
             let s = w.searcher(ProfileKind::Iupac, None);
             s.configure(true, plan.max_n_frac);
             let relabel = |ms: &[Match]| -> Vec<Match> {

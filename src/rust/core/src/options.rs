@@ -74,9 +74,6 @@ pub struct SearchOptions {
     /// Search only the first `.0` and the last `.1` letters of each record,
     /// each as a text of its own (`ends.rs`); `None`: whole records.
     pub ends: Option<(usize, usize)>,
-    /// The reverse-complement pass of batched groups (see
-    /// [`SearchPlan::rc_pass`]): `None` reads `DUCKSASSY_RC_PASS`.
-    pub rc_pass: Option<bool>,
 }
 
 /// Default window length: long enough that the overlap is negligible, short
@@ -101,7 +98,6 @@ impl Default for SearchOptions {
             window: DEFAULT_WINDOW,
             text_lanes: None,
             ends: None,
-            rc_pass: None,
         }
     }
 }
@@ -144,15 +140,6 @@ pub const JOINED_BATCH_MIN_PATTERNS: usize = 14;
 /// noise): sassy splits a text of 256 reads (38 kB) into its SIMD lanes
 /// with an overlap of m + k letters each.
 pub const LANE_GROUP: usize = 256;
-
-/// Whether the environment allows the reverse-complement pass
-/// (`DUCKSASSY_RC_PASS` unset or anything but `off`, `false`, `0`, `no`).
-pub fn rc_pass_by_env() -> bool {
-    match std::env::var("DUCKSASSY_RC_PASS") {
-        Ok(v) => !matches!(v.trim().to_ascii_lowercase().as_str(), "off" | "false" | "0" | "no"),
-        Err(_) => true,
-    }
-}
 
 /// Whether the environment allows text lanes (`DUCKSASSY_LANES` unset or
 /// anything but `off`, `false`, `0`, `no`).
@@ -257,13 +244,6 @@ pub struct SearchPlan {
     pub inline: bool,
     /// Search only the ends of records (see [`SearchOptions::ends`]).
     pub ends: Option<(usize, usize)>,
-    /// Batched groups of a both-strand search scan the text once for the
-    /// patterns and their reverse complements together, then search the
-    /// reverse strand only for the patterns that have a hit there
-    /// (`strategy.rs`). Off with overhang and `max_n_frac` (whose filters
-    /// would hide a reverse-strand alignment from the candidate pass), and
-    /// with `DUCKSASSY_RC_PASS=off` (for testing and benchmarking).
-    pub rc_pass: bool,
 }
 
 impl SearchPlan {
@@ -373,7 +353,6 @@ impl SearchPlan {
             lane_group: LANE_GROUP,
             inline: false,
             ends: opts.ends,
-            rc_pass: opts.rc && opts.overhang.is_none() && opts.max_n_frac.is_none() && opts.indels && opts.rc_pass.unwrap_or_else(rc_pass_by_env),
         })
     }
 

@@ -17,20 +17,9 @@ use sassy::Match;
 /// `NA_integer_` in R; used for counts and presence of `NA` texts.
 pub const NA_INT: i32 = i32::MIN;
 
-/// Encoded forms of the batched groups, `None` for single-pattern groups.
-pub type Encoded = Vec<Option<GroupEncoding>>;
-
-/// One batched group encoded for sassy's pattern tiling.
-pub struct GroupEncoding {
-    /// The patterns, searched on the text.
-    pub fwd: AnyEncoded,
-    /// Their complements, searched on the reversed text (both strands).
-    pub comp: Option<AnyEncoded>,
-    /// The patterns followed by their reverse complements, searched in one
-    /// pass on the text (`plan.rc_pass`, see `strategy.rs`): the forward
-    /// hits, and which patterns have a reverse-strand hit at all.
-    pub both: Option<AnyEncoded>,
-}
+/// Encoded forms of the batched groups: (forward, complement) per group, `None`
+/// for single-pattern groups.
+pub type Encoded = Vec<Option<(AnyEncoded, Option<AnyEncoded>)>>;
 
 /// Per-task output.
 pub enum Sink {

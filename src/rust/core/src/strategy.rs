@@ -13,8 +13,7 @@ use crate::hits::HitBuffer;
 use crate::options::{PatternGroup, SearchPlan};
 use crate::profile::{AnySearcher, ProfileKind};
 use crate::stepwise::StepQuery;
-use crate::profile::AnyEncoded;
-use crate::sink::{Encoded, GroupEncoding, HitSink, Window};
+use crate::sink::{Encoded, HitSink, Window};
 use crate::worker::Worker;
 use sassy::Match;
 use std::ops::Range;
@@ -95,122 +94,26 @@ fn slice_hits(sc: &Scope, rec: u32, text: &[u8], win: &Window, w: &mut Worker, s
                 }
             }
             PatternGroup::Batch(idx) => {
-                let Some(g) = &enc[gi] else { unreachable!("batched group without encoding") };
-                let mut cand = std::mem::take(&mut w.rc_candidates);
-                let both = rc_pass(g, w);
+                let Some((fwd, comp)) = &enc[gi] else { unreachable!("batched group without encoding") };
                 let s = w.searcher(ProfileKind::Iupac, plan.overhang);
                 s.configure(true, plan.max_n_frac);
-                let n = idx.len();
-                for m in s.search_encoded(both.unwrap_or(&g.fwd), text, plan.k, plan.all_endpoints) {
-                    if m.pattern_idx < n {
-                        keep.fwd(idx[m.pattern_idx], m);
-                    } else {
-                        cand.push(m.pattern_idx - n);
-                    }
+                for m in s.search_encoded(fwd, text, plan.k, plan.all_endpoints) {
+                    keep.fwd(idx[m.pattern_idx], m);
                 }
-                let r = keep.report(stop).and_then(|()| {
+                keep.report(stop)?;
+                if let Some(comp) = comp {
                     let rev = std::mem::take(&mut w.rev);
-                    let r = match reverse_plan(g, both.is_some(), idx, &mut cand, w) {
-                        Reverse::None => Ok(()),
-                        Reverse::Batched(comp) => {
-                            let s = w.searcher(ProfileKind::Iupac, plan.overhang);
-                            for m in s.search_encoded(comp, &rev, plan.k, plan.all_endpoints) {
-                                keep.rc(idx[m.pattern_idx], m);
-                            }
-                            Ok(())
-                        }
-                        Reverse::Singles => cand.iter().try_for_each(|&li| {
-                            stop.check()?;
-                            let pi = idx[li];
-                            let s = w.searcher(kind, plan.overhang);
-                            s.configure(true, plan.max_n_frac);
-                            for m in s.search(&plan.complements[pi], &rev, plan.k, plan.all_endpoints) {
-                                keep.rc(pi, &m);
-                            }
-                            Ok(())
-                        }),
-                    };
+                    let s = w.searcher(ProfileKind::Iupac, plan.overhang);
+                    for m in s.search_encoded(comp, &rev, plan.k, plan.all_endpoints) {
+                        keep.rc(idx[m.pattern_idx], m);
+                    }
                     w.rev = rev;
-                    r
-                });
-                cand.clear();
-                w.rc_candidates = cand;
-                r?;
+                }
             }
         }
         keep.report(stop)?;
     }
     Ok(())
-}
-
-/// How the reverse strand of a batched group is searched.
-enum Reverse<'e> {
-    /// Not at all: one strand only, or no pattern has a candidate.
-    None,
-    /// The group's complements, batched on the reversed text.
-    Batched(&'e AnyEncoded),
-    /// Each pattern with a candidate alone (its index in the group in
-    /// the candidate list).
-    Singles,
-}
-
-/// A group's candidates of the reverse-complement pass may be at most this
-/// fraction of its patterns (1 / this) to be searched one by one; more are
-/// searched batched. One pattern alone costs about as much as a tenth of a
-/// batch of 96 (sassy's pattern tiling shares the text's profile and SIMD
-/// lanes), so a few candidates are far cheaper one by one.
-const RC_SINGLES_MAX_SHARE: usize = 16;
-
-/// How to search the reverse strand of group `g` (patterns `idx`), given
-/// the candidates `cand` of the reverse-complement pass (sorted and
-/// deduplicated here). Without the pass, the complements batched.
-///
-/// Why the candidates suffice: a pattern's reverse-strand hit is an
-/// alignment of its reverse complement in the text with cost <= k, whose
-/// end lies in a run of end positions with cost <= k; the pass reports at
-/// least one end of every such run (its rightmost local minimum), so a
-/// pattern without a candidate has no reverse-strand hit. The hits of one
-/// with a candidate come from the search of its complement on the reversed
-/// text, the one-by-one search, so they are exactly those of every other
-/// path (tests/engine.rs compares them).
-///
-/// When many patterns have candidates (short patterns, a repetitive or long
-/// text), the pass was wasted: the next [`RC_PASS_BACKOFF`] slices of this
-/// worker search the reverse strand batched without it (`rc_pass`), so that
-/// hit-dense searches cost about what they did before the pass.
-fn reverse_plan<'e>(g: &'e GroupEncoding, used_pass: bool, idx: &[usize], cand: &mut Vec<usize>, w: &mut Worker) -> Reverse<'e> {
-    let Some(comp) = &g.comp else { return Reverse::None };
-    if !used_pass {
-        return Reverse::Batched(comp);
-    }
-    cand.sort_unstable();
-    cand.dedup();
-    if cand.is_empty() {
-        Reverse::None
-    } else if cand.len() * RC_SINGLES_MAX_SHARE <= idx.len() {
-        Reverse::Singles
-    } else {
-        w.rc_pass_skip = RC_PASS_BACKOFF;
-        Reverse::Batched(comp)
-    }
-}
-
-/// Slices searched without the reverse-complement pass after it found too
-/// many candidates (see [`reverse_plan`]).
-const RC_PASS_BACKOFF: u32 = 8;
-
-/// The encoding of the reverse-complement pass, if the plan has it and this
-/// worker is not backing off from it.
-fn rc_pass<'e>(g: &'e GroupEncoding, w: &mut Worker) -> Option<&'e AnyEncoded> {
-    if w.rc_pass_skip > 0 {
-        w.rc_pass_skip -= 1;
-        return None;
-    }
-    g.both.as_ref()
-}
-
-fn kind_of(plan: &SearchPlan) -> ProfileKind {
-    ProfileKind::of(plan)
 }
 
 /// Hits of pattern `pi` alone, both strands.
@@ -327,52 +230,29 @@ fn slice_tally(sc: &Scope, text: &[u8], win: &Window, w: &mut Worker, t: &mut Ta
                 }
             }
             PatternGroup::Batch(idx) => {
-                let Some(g) = &enc[gi] else { unreachable!("batched group without encoding") };
+                let Some((fwd, comp)) = &enc[gi] else { unreachable!("batched group without encoding") };
                 let (out, contains) = (&mut *t.out, t.contains);
                 for &pi in idx {
                     out[pi] = 0;
                 }
-                let mut cand = std::mem::take(&mut w.rc_candidates);
-                let both = rc_pass(g, w);
                 let s = w.searcher(ProfileKind::Iupac, plan.overhang);
                 s.configure(true, plan.max_n_frac);
-                let n = idx.len();
-                for m in s.search_encoded(both.unwrap_or(&g.fwd), text, plan.k, plan.all_endpoints) {
-                    if m.pattern_idx >= n {
-                        cand.push(m.pattern_idx - n);
-                    } else if win.keeps_fwd(m.text_end) {
+                for m in s.search_encoded(fwd, text, plan.k, plan.all_endpoints) {
+                    if win.keeps_fwd(m.text_end) {
                         out[idx[m.pattern_idx]] += 1;
                     }
                 }
                 let done = contains && idx.iter().all(|&pi| out[pi] > 0);
-                if !done {
+                if let (Some(comp), false) = (comp, done) {
                     let rev = reversed(text, w, &mut t.rev_ready);
-                    match reverse_plan(g, both.is_some(), idx, &mut cand, w) {
-                        Reverse::None => {}
-                        Reverse::Batched(comp) => {
-                            let s = w.searcher(ProfileKind::Iupac, plan.overhang);
-                            for m in s.search_encoded(comp, &rev, plan.k, plan.all_endpoints) {
-                                if win.keeps_rc(m.text_end) {
-                                    out[idx[m.pattern_idx]] += 1;
-                                }
-                            }
-                        }
-                        Reverse::Singles => {
-                            for &li in cand.iter() {
-                                let pi = idx[li];
-                                if contains && out[pi] > 0 {
-                                    continue;
-                                }
-                                let s = w.searcher(kind_of(plan), plan.overhang);
-                                s.configure(plan.needs_trace(), plan.max_n_frac);
-                                out[pi] += overhang_search(s, plan, &plan.complements[pi], &rev).iter().filter(|m| win.keeps_rc(m.text_end)).count() as i32;
-                            }
+                    let s = w.searcher(ProfileKind::Iupac, plan.overhang);
+                    for m in s.search_encoded(comp, &rev, plan.k, plan.all_endpoints) {
+                        if win.keeps_rc(m.text_end) {
+                            out[idx[m.pattern_idx]] += 1;
                         }
                     }
                     w.rev = rev;
                 }
-                cand.clear();
-                w.rc_candidates = cand;
                 for &pi in idx {
                     out[pi] = if contains { (out[pi] > 0) as i32 } else { out[pi] };
                 }

@@ -34,11 +34,6 @@ pub struct Worker {
     pub task_values: Vec<i32>,
     /// One record's hits of an assignment, reduced at once (engine.rs).
     pub assign_hits: HitBuffer,
-    /// A batched group's patterns with a reverse-strand candidate
-    /// (`strategy.rs`).
-    pub rc_candidates: Vec<usize>,
-    /// Slices left to search without the reverse-complement pass.
-    pub rc_pass_skip: u32,
 }
 
 impl Worker {

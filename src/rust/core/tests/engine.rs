@@ -322,37 +322,3 @@ fn inline_plans_run_on_the_calling_thread() {
     // records 1 and 3 hold the pattern within one edit; record 2 is missing
     assert!(inline.record.contains(&0) && inline.record.contains(&2) && !inline.record.contains(&1));
 }
-
-/// The reverse-complement pass of batched groups (candidates from one scan
-/// of the patterns and their reverse complements, then the reverse strand of
-/// the patterns with a candidate alone, or batched when there are many)
-/// gives exactly the hits, counts and flags of the two-pass search.
-#[test]
-fn the_reverse_complement_pass_equals_two_passes() {
-    let mut r = rng(1023);
-    for alphabet in [Alphabet::Dna, Alphabet::Iupac] {
-        for round in 0..scaled(120) {
-            let m = r.random_range(4..40);
-            let k = r.random_range(0..m.min(5));
-            // few or many planted patterns: singles or the batched fallback
-            let n_pat = r.random_range(4..(if round % 2 == 0 { 40 } else { 12 }));
-            let pats: Vec<Vec<u8>> = (0..n_pat).map(|_| random_seq(&mut r, alphabet, m)).collect();
-            let n = r.random_range(1..20);
-            let texts = planted_texts(&mut r, alphabet, &pats, true, k, n, 700, if round % 3 == 0 { 20 } else { 150 });
-            let base = SearchOptions {
-                k: k as i64,
-                alphabet,
-                rc: true,
-                all_endpoints: round % 4 == 0,
-                threads: r.random_range(1..3),
-                window: if round % 5 == 0 { 64 } else { ducksassy_core::options::DEFAULT_WINDOW },
-                ..Default::default()
-            };
-            let on = SearchOptions { rc_pass: Some(true), ..base.clone() };
-            let off = SearchOptions { rc_pass: Some(false), ..base.clone() };
-            assert_same(&hits(&on, &pats, &texts), &hits(&off, &pats, &texts), &format!("hits {base:?}"));
-            assert_eq!(values(&on, Mode::Count, &pats, &texts), values(&off, Mode::Count, &pats, &texts), "count {base:?}");
-            assert_eq!(values(&on, Mode::Contains, &pats, &texts), values(&off, Mode::Contains, &pats, &texts), "contains {base:?}");
-        }
-    }
-}
