@@ -138,10 +138,10 @@ search_paths <- list(
   sassy_barcodes_forward = function() run_example(bin, "sassy_barcodes", rust_args(FALSE))
 )
 
-demux <- function(fastq, th, tag) {
+demux <- function(fastq, th, tag, ends = args$ends) {
   out <- file.path(out_root, tag)
   res <- sassy_demultiplex_fastx(fastq, barcodes, output = file.path(out, "{name}.fastq"),
-                                 k = args$k, ends = args$ends, threads = th)
+                                 k = args$k, ends = ends, threads = th)
   list(out = out, res = res)
 }
 cutadapt <- function(fastq, tag) {
@@ -160,6 +160,12 @@ file_paths <- c(
     function() demux(paths$fastq, th, paste0("demux_threads", th))
   }), paste0("demux_threads", threads)),
   if (has("sassy_demultiplex_fastx")) list(demux_subset = function() demux(sub_fastq, 1L, "demux_subset")),
+  # the whole reads searched (no `ends`): where the search, not reading
+  # and writing the files, takes the time
+  if (has("sassy_demultiplex_fastx")) stats::setNames(lapply(threads, function(th) {
+    force(th)
+    function() demux(paths$fastq, th, paste0("wdemux_threads", th), ends = NULL)
+  }), paste0("wdemux_threads", threads)),
   if (is.null(cutadapt_why)) list(cutadapt_subset = function() cutadapt(sub_fastq, "cutadapt_subset"),
                                   cutadapt_one = function() cutadapt(one_fastq, "cutadapt_one"))
 )
@@ -167,7 +173,7 @@ path_records <- function(pn) {
   if (pn %in% c("demux_subset", "cutadapt_subset")) n_sub else if (pn == "cutadapt_one") 1L else length(reads)
 }
 path_bases <- function(pn) sum(as.numeric(nchar(reads[seq_len(path_records(pn))])))
-path_threads <- function(pn) if (startsWith(pn, "demux_threads")) as.integer(sub("demux_threads", "", pn)) else 1L
+path_threads <- function(pn) if (grepl("^w?demux_threads", pn)) as.integer(sub("^w?demux_threads", "", pn)) else 1L
 
 # ---- timing ---------------------------------------------------------------------
 rows <- list()
@@ -209,7 +215,7 @@ na_rows <- function(rep) {
 }
 part_of <- function(pn) {
   if (pn %in% c("r_assign_ends", "r_assign_whole")) "assign"
-  else if (startsWith(pn, "demux_threads") && pn != "demux_threads1") "threads"
+  else if (grepl("^w?demux_threads", pn) && pn != "demux_threads1") "threads"
   else if (pn %in% c("demux_threads1", "demux_subset", "cutadapt_subset", "cutadapt_one")) "demux"
   else "search"
 }

@@ -117,7 +117,7 @@ pub fn demultiplex(
         match (r, w) {
             (Ok(()), Ok(all)) => {
                 for o in all {
-                    o.commit()?;
+                    o.commit_unsynced()?;
                 }
                 Ok(counts)
             }
