@@ -147,14 +147,7 @@ assign_fastx <- function(paths, patterns, k, args, margin, call) {
   res <- fastx_result(res, "paths", paths, call = call)
   counts <- res$records_per_file
   n <- length(res$name)
-  out <- list()
-  if (has_file_column(paths)) {
-    out$file <- rep(file_labels(paths), counts)
-    out$record <- sequence(as.integer(counts))
-  } else {
-    out$record <- seq_len(n)
-  }
-  out$name <- res$name
+  out <- fastx_record_columns(paths, counts, res$name)
   new_assignments(out, res$best, plan$patterns, n)
 }
 

@@ -51,17 +51,25 @@ new_fastx_values <- function(res, paths, patterns, what, call) {
     any(lengths(res$values) != n)) {
     abort_internal("the file count table has the wrong size", call)
   }
+  out <- fastx_record_columns(paths, counts, res$name)
+  cols <- res$values
+  names(cols) <- fastx_pattern_columns(patterns, names(out))
+  new_data_frame(c(out, cols), n)
+}
+
+# The columns that identify each record of a file search with one row per
+# record: `file` (see has_file_column()) and `record`, the number within
+# its file, from the records per file `counts`; then `name`.
+fastx_record_columns <- function(paths, counts, name) {
   out <- list()
   if (has_file_column(paths)) {
     out$file <- rep(file_labels(paths), counts)
     out$record <- sequence(as.integer(counts))
   } else {
-    out$record <- seq_len(n)
+    out$record <- seq_len(length(name))
   }
-  out$name <- res$name
-  cols <- res$values
-  names(cols) <- fastx_pattern_columns(patterns, names(out))
-  new_data_frame(c(out, cols), n)
+  out$name <- name
+  out
 }
 
 # The `file` column: present with several paths, or when `paths` has names

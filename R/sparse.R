@@ -109,17 +109,10 @@ new_fastx_sparse <- function(res, paths, patterns, skip = 0, call) {
     length(res$file) != length(hits$record)) {
     abort_internal("the file hit table has the wrong size for sparse counts", call)
   }
-  records <- list()
-  if (has_file_column(paths)) {
-    records$file <- rep(file_labels(paths), per_file)
-    records$record <- sequence(as.integer(per_file))
-  } else {
-    records$record <- seq_len(n)
-  }
+  records <- fastx_record_columns(paths, per_file, names)
   if (skip > 0) {
     records$record <- records$record + as.integer(skip)
   }
-  records$name <- names
   records <- new_data_frame(records, n)
   # the row of each hit: the records of the files before its own, then its
   # number within the file (of the range)

@@ -83,8 +83,8 @@ finish_table_piece <- function(piece, res, data, column, plan) {
   piece
 }
 
-# One chunk's counts or flags: one row per row of the chunk.
-table_values_piece <- function(values, chunk, cols, offset, n, patterns) {
+# The id columns of every row of a chunk of `n` rows, or its row numbers.
+table_row_ids <- function(chunk, cols, offset, n) {
   out <- list()
   if (cols$record) {
     out$record <- row_numbers(offset, seq_len(n))
@@ -93,6 +93,12 @@ table_values_piece <- function(values, chunk, cols, offset, n, patterns) {
       out[[nm]] <- chunk[[nm]]
     }
   }
+  out
+}
+
+# One chunk's counts or flags: one row per row of the chunk.
+table_values_piece <- function(values, chunk, cols, offset, n, patterns) {
+  out <- table_row_ids(chunk, cols, offset, n)
   if (length(values) != n * length(patterns)) {
     abort_internal("the count vector has the wrong length", rlang::caller_env())
   }
@@ -106,14 +112,7 @@ table_values_piece <- function(values, chunk, cols, offset, n, patterns) {
 # One chunk's assignments (sassy_assign_table()): one row per row of the
 # chunk, its id columns (or row number), then the assignment columns.
 table_assign_piece <- function(res, chunk, cols, offset, n, patterns) {
-  out <- list()
-  if (cols$record) {
-    out$record <- row_numbers(offset, seq_len(n))
-  } else {
-    for (nm in cols$id) {
-      out[[nm]] <- chunk[[nm]]
-    }
-  }
+  out <- table_row_ids(chunk, cols, offset, n)
   c(out, assignment_columns(res, patterns, n, factor = FALSE))
 }
 
