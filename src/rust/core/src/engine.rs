@@ -104,9 +104,7 @@ pub fn run(
 /// [`run`] of the ends of the records (`ends.rs`): the slices are searched
 /// as texts, their results become the records'.
 fn run_ends(plan: &SearchPlan, ends: (usize, usize), texts: &[Option<&[u8]>], ctl: &Control, poll: Option<&mut dyn FnMut() -> bool>) -> Result<Output, CoreError> {
-    let slices = crate::ends::slices(texts, ends);
-    let whole = SearchPlan { ends: None, ..plan.clone() };
-    let out = run(&whole, &slices.texts, ctl, poll).map_err(|e| slices.error(e))?;
+    let (slices, out) = search_ends(plan, ends, texts, ctl, poll)?;
     Ok(match out {
         Output::Hits(bufs) => Output::Hits(slices.hits(bufs)),
         Output::Values(v) => {
@@ -116,6 +114,21 @@ fn run_ends(plan: &SearchPlan, ends: (usize, usize), texts: &[Option<&[u8]>], ct
         }
         Output::Best(b) => Output::Best(slices.best(b, texts.len())),
     })
+}
+
+/// The end slices of `texts` and the search of them as whole texts, with
+/// errors about a slice made errors about its record.
+fn search_ends<'t>(
+    plan: &SearchPlan,
+    ends: (usize, usize),
+    texts: &[Option<&'t [u8]>],
+    ctl: &Control,
+    poll: Option<&mut dyn FnMut() -> bool>,
+) -> Result<(crate::ends::Slices<'t>, Output), CoreError> {
+    let slices = crate::ends::slices(texts, ends);
+    let whole = SearchPlan { ends: None, ..plan.clone() };
+    let out = run(&whole, &slices.texts, ctl, poll).map_err(|e| slices.error(e))?;
+    Ok((slices, out))
 }
 
 /// Count or contains (`plan.mode`) into `out`, the `records x patterns`
@@ -137,9 +150,11 @@ pub fn run_values(
     if !plan.values() || out.len() != value_cells(plan, texts.len())? {
         return Err(CoreError::Internal("run_values needs a count or contains plan and a records x patterns matrix".into()));
     }
-    if plan.ends.is_some() {
-        let Output::Values(v) = run(plan, texts, ctl, poll)? else { unreachable!("a values plan") };
-        out.copy_from_slice(&v);
+    if let Some(ends) = plan.ends {
+        // straight into `out`, without a records x patterns copy
+        let (slices, v) = search_ends(plan, ends, texts, ctl, poll)?;
+        let Output::Values(v) = v else { unreachable!("a values plan") };
+        slices.values(&v, plan.patterns.len(), plan.mode == Mode::Count, out);
         return Ok(());
     }
     let tasks = plan_tasks(plan, texts);
