@@ -211,9 +211,10 @@ fn execute(
     poll: Option<&mut dyn FnMut() -> bool>,
     matrix: Option<&Matrix>,
 ) -> Result<Vec<Result<Sink, CoreError>>, CoreError> {
-    let enc = encode_groups(plan);
+    let enc = encoded(plan, ctl);
+    let enc: &Encoded = &enc;
     let lanes = crate::lanes::lane_groups(plan);
-    let call = Call { plan, enc: &enc, lanes: &lanes, texts, ctl, matrix };
+    let call = Call { plan, enc, lanes: &lanes, texts, ctl, matrix };
     let work = work_estimate(plan, tasks);
     // progress: done_bytes counts from here to this total
     ctl.done_bytes.store(0, Relaxed);
@@ -369,7 +370,47 @@ fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
         .unwrap_or_else(|| "a worker panicked".to_string())
 }
 
-/// Encode each batched group once per call, forward and complement.
+/// What the encoding of the batched groups depends on, and that encoding.
+pub(crate) struct EncodedOnce {
+    key: EncodedKey,
+    encoded: std::sync::Arc<Encoded>,
+}
+
+#[derive(PartialEq)]
+struct EncodedKey {
+    patterns: Vec<Vec<u8>>,
+    complements: Vec<Vec<u8>>,
+    groups: Vec<PatternGroup>,
+    rc: bool,
+    overhang: Option<f32>,
+}
+
+impl EncodedKey {
+    fn of(plan: &SearchPlan) -> Self {
+        EncodedKey {
+            patterns: plan.patterns.clone(),
+            complements: if plan.rc { plan.complements.clone() } else { Vec::new() },
+            groups: plan.groups.clone(),
+            rc: plan.rc,
+            overhang: plan.overhang,
+        }
+    }
+}
+
+/// The encoded batched groups of `plan`: those of the last run on `ctl` when
+/// they are of the same patterns, else encoded now (and kept in `ctl`).
+fn encoded(plan: &SearchPlan, ctl: &Control) -> std::sync::Arc<Encoded> {
+    let key = EncodedKey::of(plan);
+    let mut slot = ctl.encoded.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(e) = slot.as_ref().filter(|e| e.key == key) {
+        return e.encoded.clone();
+    }
+    let encoded = std::sync::Arc::new(encode_groups(plan));
+    *slot = Some(EncodedOnce { key, encoded: encoded.clone() });
+    encoded
+}
+
+/// Encode each batched group, forward and complement.
 fn encode_groups(plan: &SearchPlan) -> Encoded {
     let enc_searcher = AnySearcher::new(ProfileKind::Iupac, plan.overhang);
     plan.groups

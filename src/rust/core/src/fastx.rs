@@ -129,6 +129,38 @@ pub struct RecordParts {
     pub seq_strings: bool,
 }
 
+/// Batches a consumer is done with, handed back to the reader to fill
+/// again. A batch's buffers are megabytes: allocated afresh for every batch,
+/// each page of them is a page fault when first written, which costs a
+/// streaming demultiplexer more than its search (ends of reads).
+pub(crate) struct Spares {
+    tx: crossbeam_channel::Sender<Batch>,
+    rx: crossbeam_channel::Receiver<Batch>,
+}
+
+impl Spares {
+    /// Room for as many batches as can be in flight; more are dropped.
+    pub(crate) fn new() -> Self {
+        let (tx, rx) = crossbeam_channel::bounded(CHANNEL_CAPACITY + 2);
+        Spares { tx, rx }
+    }
+
+    /// A spare batch emptied for `file` from record `first`, or a new one.
+    pub(crate) fn take(&self, file: usize, first: u64) -> Batch {
+        self.rx.try_recv().map_or_else(|_| Batch::new(file, first), |b| b.reuse(file, first))
+    }
+
+    /// Keep `b` for a later batch (dropped when there is no room).
+    pub(crate) fn give(&self, b: Batch) {
+        let _ = self.tx.try_send(b);
+    }
+}
+
+/// A new batch, or a spare one when the stream has spares.
+fn fresh_batch(spares: Option<&Spares>, file: usize, first: u64) -> Batch {
+    spares.map_or_else(|| Batch::new(file, first), |s| s.take(file, first))
+}
+
 /// Options of the reader.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ReadOptions {
@@ -235,6 +267,16 @@ impl Batch {
         Batch { file, first, ..Default::default() }
     }
 
+    /// This batch emptied, to hold the records of `file` from `first` on:
+    /// its buffers keep their capacity.
+    fn reuse(mut self, file: usize, first: u64) -> Self {
+        for c in [&mut self.seq, &mut self.header, &mut self.qual, &mut self.raw] {
+            c.bytes.clear();
+            c.ends.clear();
+        }
+        Batch { file, first, format: None, read_to: 0, ..self }
+    }
+
     pub fn len(&self) -> usize {
         self.seq.len()
     }
@@ -286,12 +328,24 @@ pub fn stream(
     poll: &mut dyn FnMut() -> bool,
     on_batch: &mut OnBatch<'_>,
 ) -> Result<(), FastxError> {
+    stream_with(paths, opts, None, ctl, poll, on_batch)
+}
+
+/// [`stream`], whose reader fills the batches given to `spares` again.
+pub(crate) fn stream_with(
+    paths: &[String],
+    opts: &ReadOptions,
+    spares: Option<&Spares>,
+    ctl: &Control,
+    poll: &mut dyn FnMut() -> bool,
+    on_batch: &mut OnBatch<'_>,
+) -> Result<(), FastxError> {
     let stop = AtomicBool::new(false);
     let stop_ref = &stop;
     std::thread::scope(|s| {
         let (tx, rx) = crossbeam_channel::bounded::<reader::Msg>(CHANNEL_CAPACITY);
         let read = &ctl.read_bytes;
-        s.spawn(move || reader::read_all(paths, opts, &tx, stop_ref, read));
+        s.spawn(move || reader::read_all(paths, opts, spares, &tx, stop_ref, read));
         let mut consume = || -> Result<(), FastxError> {
             let mut last_poll = Instant::now();
             loop {
@@ -596,7 +650,7 @@ pub fn filter(
         return Err(CoreError::Internal("fastx::filter needs a count or contains plan".into()).into());
     }
     let opts = ReadOptions::new(size, RecordParts { raw: true, ..Default::default() });
-    let out = writer::Output::create(output, gzip)?;
+    let out = writer::Output::create(output, gzip, writer::BUF)?;
     let n_pat = plan.patterns.len();
     let paths = [path.to_string()];
     std::thread::scope(|s| {

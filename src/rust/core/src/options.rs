@@ -157,7 +157,7 @@ pub const STEP_TRACE_BLOCKS: usize = 1 << 10;
 
 /// Patterns of one length searched together with sassy's batched (pattern
 /// tiling) search, or a single pattern searched alone.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PatternGroup {
     Single(usize),
     /// Indices of equal-length patterns (<= 64 letters), in ascending order.

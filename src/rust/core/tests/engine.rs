@@ -322,3 +322,45 @@ fn inline_plans_run_on_the_calling_thread() {
     // records 1 and 3 hold the pattern within one edit; record 2 is missing
     assert!(inline.record.contains(&0) && inline.record.contains(&2) && !inline.record.contains(&1));
 }
+
+/// One control serves several runs (a file search: one per batch) and keeps
+/// the encoded patterns of the last: runs of other patterns, strands or
+/// overhang on the same control must not use them.
+#[test]
+fn runs_of_different_plans_on_one_control_equal_fresh_controls() {
+    use ducksassy_core::{run, Control, Output, SearchPlan};
+    let mut r = rng(41);
+    let shared = Control::new();
+    for _ in 0..scaled(200) {
+        let m = r.random_range(4..20);
+        // batched groups (their encoding is what the control keeps) from 4
+        // patterns without text lanes, more with them
+        let n_pat = r.random_range(2..40);
+        let mut patterns: Vec<Vec<u8>> = (0..n_pat).map(|_| random_acgt(&mut r, m)).collect();
+        // a run of the same patterns with one changed letter, or another length
+        if r.random_bool(0.3) {
+            let i = r.random_range(0..m);
+            patterns[0][i] = if patterns[0][i] == b'A' { b'C' } else { b'A' };
+        }
+        let texts = planted_texts(&mut r, Alphabet::Dna, &patterns, true, 2, 6, 120, 2);
+        let opts = SearchOptions {
+            k: r.random_range(0..3),
+            rc: r.random_bool(0.5),
+            overhang: if r.random_bool(0.2) { Some(0.5) } else { None },
+            text_lanes: Some(r.random_bool(0.3)),
+            mode: Mode::Hits,
+            threads: 1,
+            ..Default::default()
+        };
+        let pats: Vec<&[u8]> = patterns.iter().map(|p| p.as_slice()).collect();
+        let plan = SearchPlan::new(&opts, &pats).expect("valid plan");
+        let t: Vec<Option<&[u8]>> = texts.iter().map(|t| t.as_deref()).collect();
+        let rows_of = |o: Output| match o {
+            Output::Hits(bufs) => bufs.iter().flat_map(rows).collect::<Vec<_>>(),
+            _ => unreachable!(),
+        };
+        let fresh = rows_of(run(&plan, &t, &Control::new(), None).expect("search ok"));
+        let again = rows_of(run(&plan, &t, &shared, None).expect("search ok"));
+        assert_eq!(again, fresh, "patterns {:?} opts {:?}", patterns.iter().map(|p| String::from_utf8_lossy(p)).collect::<Vec<_>>(), opts);
+    }
+}

@@ -5,7 +5,10 @@
 //!
 //! Records stream through: a reader thread per input (mates: a second one)
 //! parses batches, this thread assigns each batch with the engine and a
-//! writer thread compresses and writes them. Every output is written under
+//! writer thread writes (and compresses) each record straight from the
+//! batch to its output, then hands the batch back to the reader to fill
+//! again (`Spares`: fresh buffers cost a page fault per page, more than
+//! the search of the ends of reads). Every output is written under
 //! a temporary name next to it and renamed only when the whole run
 //! succeeded (`writer.rs`): an interrupted or failed run leaves no file
 //! that looks complete, and an existing output untouched.
@@ -62,25 +65,25 @@ pub fn demultiplex(
     let gz = |p: &String| p.to_ascii_lowercase().ends_with(".gz");
     let mut outs = Vec::new();
     for p in &spec.outputs {
-        outs.push(writer::Output::create(p, gz(p))?);
+        outs.push(writer::Output::create(p, gz(p), writer::BUF_MANY)?);
     }
     let mut mate_outs = Vec::new();
     for p in spec.mate_outputs.iter().flatten() {
-        mate_outs.push(writer::Output::create(p, gz(p))?);
+        mate_outs.push(writer::Output::create(p, gz(p), writer::BUF_MANY)?);
     }
     let n_out = spec.outputs.len();
+    let spares = super::Spares::new();
     std::thread::scope(|s| {
-        // the writer (and compression) runs beside the search: one chunk of
-        // bytes per output and batch, mates' outputs after the reads'
-        let (wtx, wrx) = crossbeam_channel::bounded::<Vec<Vec<u8>>>(CHANNEL_CAPACITY);
+        // the writer (and compression) runs beside the search, straight
+        // from the batches' record texts into the outputs, mates' outputs
+        // after the reads'; it hands the batches back to the readers
+        let (wtx, wrx) = crossbeam_channel::bounded::<Routed>(CHANNEL_CAPACITY);
+        let spares_ref = &spares;
         let writer = s.spawn(move || -> Result<Vec<writer::Output>, FastxError> {
             let mut all: Vec<writer::Output> = outs.into_iter().chain(mate_outs).collect();
-            for chunks in wrx {
-                for (o, c) in all.iter_mut().zip(&chunks) {
-                    if !c.is_empty() {
-                        o.write_all(c)?;
-                    }
-                }
+            for r in wrx {
+                r.write(&mut all, n_out, spec.trim)?;
+                r.recycle(spares_ref);
             }
             Ok(all)
         });
@@ -92,24 +95,20 @@ pub fn demultiplex(
                 Some(b) => Some(assign_batch(plan, b, &mates.expect("paired")[b.file], ctl, poll)?),
                 None => None,
             };
-            let mut chunks = vec![Vec::new(); n_out * if b.is_some() { 2 } else { 1 }];
-            for i in 0..a.len() {
-                let pair = best_b.as_ref().map_or(best_a[i], |bb| best_a[i].merge(bb[i]));
-                let (o, pattern) = route(spec, &pair);
+            let route: Vec<(usize, Option<u32>)> = (0..a.len())
+                .map(|i| route(spec, &best_b.as_ref().map_or(best_a[i], |bb| best_a[i].merge(bb[i]))))
+                .collect();
+            for &(o, _) in &route {
                 counts[o] += 1;
-                write_record(&a, i, &best_a[i], pattern, spec.trim, &mut chunks[o]);
-                if let (Some(b), Some(bb)) = (&b, &best_b) {
-                    write_record(b, i, &bb[i], pattern, spec.trim, &mut chunks[n_out + o]);
-                }
             }
-            if wtx.send(chunks).is_err() {
+            if wtx.send(Routed { a, b, best_a, best_b, route }).is_err() {
                 writer_gone = true;
                 return Err(FastxError::Write { path: spec.outputs[0].clone(), message: "the writer stopped".into() });
             }
             Ok(())
         };
         let r = match mates {
-            None => super::stream(reads, &opts, ctl, poll, &mut |batch, poll| on_pair(batch, None, poll)),
+            None => super::stream_with(reads, &opts, Some(&spares), ctl, poll, &mut |batch, poll| on_pair(batch, None, poll)),
             Some(m) => stream_pairs(reads, m, &opts, ctl, poll, &mut on_pair),
         };
         drop(wtx);
@@ -127,6 +126,38 @@ pub fn demultiplex(
             (Ok(()), Err(we)) => Err(we),
         }
     })
+}
+
+/// A batch (a pair of batches) with the assignment of its records and the
+/// output of each: what the writer needs.
+struct Routed {
+    a: Batch,
+    b: Option<Batch>,
+    best_a: Vec<Best>,
+    best_b: Option<Vec<Best>>,
+    /// The output of each record (pair), and the pattern it was assigned to.
+    route: Vec<(usize, Option<u32>)>,
+}
+
+impl Routed {
+    /// Write every record to its output (`all`: the reads' `n_out` outputs,
+    /// then the mates').
+    fn write(&self, all: &mut [writer::Output], n_out: usize, trim: bool) -> Result<(), FastxError> {
+        for (i, &(o, pattern)) in self.route.iter().enumerate() {
+            write_record(&self.a, i, &self.best_a[i], pattern, trim, &mut all[o])?;
+            if let (Some(b), Some(bb)) = (&self.b, &self.best_b) {
+                write_record(b, i, &bb[i], pattern, trim, &mut all[n_out + o])?;
+            }
+        }
+        Ok(())
+    }
+
+    fn recycle(self, spares: &super::Spares) {
+        spares.give(self.a);
+        if let Some(b) = self.b {
+            spares.give(b);
+        }
+    }
 }
 
 fn check_spec(plan: &SearchPlan, reads: &[String], mates: Option<&[String]>, spec: &DemuxSpec) -> Result<(), FastxError> {
@@ -161,27 +192,45 @@ fn assign_batch(plan: &SearchPlan, batch: &Batch, path: &str, ctl: &Control, pol
     }
 }
 
-/// Append record `i` of `batch` to `out`: as read, or trimmed of its own
+/// Write record `i` of `batch` to `out`: as read, or trimmed of its own
 /// best hit when that is a hit of the record's (pair's) `pattern`.
-fn write_record(batch: &Batch, i: usize, best: &Best, pattern: Option<u32>, trim: bool, out: &mut Vec<u8>) {
+fn write_record(batch: &Batch, i: usize, best: &Best, pattern: Option<u32>, trim: bool, out: &mut impl Put) -> Result<(), FastxError> {
     let hit = best.hit.filter(|h| trim && Some(h.pattern) == pattern);
     let Some(h) = hit else {
-        out.extend_from_slice(batch.raw.get(i));
-        return;
+        return out.put(batch.raw.get(i));
     };
     let seq = batch.seq.get(i);
     let n = seq.len();
     let (from, to) = if h.minus { (0, (h.start as usize).min(n)) } else { ((h.end as usize).min(n), n) };
     let fastq = batch.format == Some(Format::Fastq);
-    out.push(if fastq { b'@' } else { b'>' });
-    out.extend_from_slice(batch.header.get(i));
-    out.push(b'\n');
-    out.extend_from_slice(&seq[from..to]);
-    out.push(b'\n');
+    out.put(if fastq { b"@" } else { b">" })?;
+    out.put(batch.header.get(i))?;
+    out.put(b"\n")?;
+    out.put(&seq[from..to])?;
+    out.put(b"\n")?;
     if fastq {
-        out.extend_from_slice(b"+\n");
-        out.extend_from_slice(&batch.qual.get(i)[from..to]);
-        out.push(b'\n');
+        out.put(b"+\n")?;
+        out.put(&batch.qual.get(i)[from..to])?;
+        out.put(b"\n")?;
+    }
+    Ok(())
+}
+
+/// Where [`write_record`] writes: an output file, or (in tests) bytes.
+trait Put {
+    fn put(&mut self, bytes: &[u8]) -> Result<(), FastxError>;
+}
+
+impl Put for writer::Output {
+    fn put(&mut self, bytes: &[u8]) -> Result<(), FastxError> {
+        self.write_all(bytes)
+    }
+}
+
+impl Put for Vec<u8> {
+    fn put(&mut self, bytes: &[u8]) -> Result<(), FastxError> {
+        self.extend_from_slice(bytes);
+        Ok(())
     }
 }
 
@@ -223,8 +272,8 @@ fn stream_pairs(reads: &[String], mates: &[String], opts: &ReadOptions, ctl: &Co
         let (tx1, rx1) = crossbeam_channel::bounded::<reader::Msg>(CHANNEL_CAPACITY);
         let (tx2, rx2) = crossbeam_channel::bounded::<reader::Msg>(CHANNEL_CAPACITY);
         let read = &ctl.read_bytes;
-        s.spawn(move || reader::read_all(reads, opts, &tx1, stop_ref, read));
-        s.spawn(move || reader::read_all(mates, opts, &tx2, stop_ref, read));
+        s.spawn(move || reader::read_all(reads, opts, None, &tx1, stop_ref, read));
+        s.spawn(move || reader::read_all(mates, opts, None, &tx2, stop_ref, read));
         let mut last_poll = Instant::now();
         let next = |rx: &Receiver<reader::Msg>, poll: &mut dyn FnMut() -> bool, last_poll: &mut Instant| -> Result<Option<Batch>, FastxError> {
             loop {
@@ -321,15 +370,15 @@ mod tests {
         b.raw.push(b"@r1 x\nAAACCCGGGTTT\n+\nabcdefghijkl\n");
         let hit = |minus| Best { hit: Some(crate::assign::BestHit { cost: 0, pattern: 2, start: 3, end: 6, minus }), ..Default::default() };
         let mut out = Vec::new();
-        write_record(&b, 0, &hit(false), Some(2), true, &mut out);
+        write_record(&b, 0, &hit(false), Some(2), true, &mut out).unwrap();
         assert_eq!(out, b"@r1 x\nGGGTTT\n+\nghijkl\n");
         out.clear();
-        write_record(&b, 0, &hit(true), Some(2), true, &mut out);
+        write_record(&b, 0, &hit(true), Some(2), true, &mut out).unwrap();
         assert_eq!(out, b"@r1 x\nAAA\n+\nabc\n");
         out.clear();
         // another pattern's hit, or no trimming: the record as read
-        write_record(&b, 0, &hit(false), Some(1), true, &mut out);
-        write_record(&b, 0, &hit(false), Some(2), false, &mut out);
+        write_record(&b, 0, &hit(false), Some(1), true, &mut out).unwrap();
+        write_record(&b, 0, &hit(false), Some(2), false, &mut out).unwrap();
         assert_eq!(out, [b.raw.get(0), b.raw.get(0)].concat());
     }
 }

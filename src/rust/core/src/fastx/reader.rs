@@ -1,7 +1,7 @@
 //! The reader thread: parse FASTA/FASTQ files (decompressing by content) with
 //! needletail and send batches of records down a bounded channel.
 
-use super::{Batch, FastxError, Format, HeaderKeep, ParseKind, ReadOptions};
+use super::{Batch, FastxError, Format, HeaderKeep, ParseKind, ReadOptions, Spares};
 use crossbeam_channel::Sender;
 use needletail::parser::{LineEnding, SequenceRecord};
 use std::io::Read;
@@ -13,10 +13,10 @@ pub(crate) type Msg = Result<Batch, FastxError>;
 /// Read every file in turn; stop at the first error (sent as the last
 /// message), when `stop` is set, or when the receiver is gone. `read` counts
 /// the file bytes read (before decompression), for progress bars.
-pub(crate) fn read_all(paths: &[String], opts: &ReadOptions, tx: &Sender<Msg>, stop: &AtomicBool, read: &AtomicU64) {
+pub(crate) fn read_all(paths: &[String], opts: &ReadOptions, spares: Option<&Spares>, tx: &Sender<Msg>, stop: &AtomicBool, read: &AtomicU64) {
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         for (fi, path) in paths.iter().enumerate() {
-            match read_file(fi, path, opts, tx, stop, read) {
+            match read_file(fi, path, opts, spares, tx, stop, read) {
                 Ok(true) => {}
                 Ok(false) => return,
                 Err(e) => {
@@ -37,7 +37,7 @@ pub(crate) fn read_all(paths: &[String], opts: &ReadOptions, tx: &Sender<Msg>, s
 }
 
 /// Read one file; `Ok(false)` when the consumer is gone or asked to stop.
-fn read_file(fi: usize, path: &str, opts: &ReadOptions, tx: &Sender<Msg>, stop: &AtomicBool, read: &AtomicU64) -> Result<bool, FastxError> {
+fn read_file(fi: usize, path: &str, opts: &ReadOptions, spares: Option<&Spares>, tx: &Sender<Msg>, stop: &AtomicBool, read: &AtomicU64) -> Result<bool, FastxError> {
     let file = std::fs::File::open(path).map_err(|e| FastxError::open(path, &e))?;
     if file.metadata().map(|m| m.is_dir()).unwrap_or(false) {
         return Err(FastxError::Open { path: path.to_string(), message: "it is a directory".into() });
@@ -46,7 +46,7 @@ fn read_file(fi: usize, path: &str, opts: &ReadOptions, tx: &Sender<Msg>, stop: 
     // breaks (see decompress.rs); needletail then sees plain text
     let file = Counted { inner: file, read };
     let plain = super::decompress::plain_text(file).map_err(|e| FastxError::parse(path, &e.into(), 0))?;
-    let mut batch = Batch::new(fi, 0);
+    let mut batch = super::fresh_batch(spares, fi, 0);
     if plain.empty {
         // no bytes, or only blank and comment lines: zero records (as
         // Biostrings reads it; empty demultiplexed samples are routine), an
@@ -105,7 +105,7 @@ fn read_file(fi: usize, path: &str, opts: &ReadOptions, tx: &Sender<Msg>, stop: 
         push_record(&mut batch, &rec, opts, path, n)?;
         n += 1;
         if batch.len() >= opts.batch_records.max(1) || batch.bytes() >= opts.batch_bytes.max(1) {
-            let next = Batch { format: batch.format, ..Batch::new(fi, n) };
+            let next = Batch { format: batch.format, ..super::fresh_batch(spares, fi, n) };
             batch.read_to = read.load(Relaxed);
             if tx.send(Ok(std::mem::replace(&mut batch, next))).is_err() {
                 return Ok(false);

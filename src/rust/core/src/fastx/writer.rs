@@ -24,11 +24,17 @@ enum Sink {
     Gzip(flate2::write::GzEncoder<BufWriter<File>>),
 }
 
-const BUF: usize = 1 << 20;
+/// The write buffer of a single output (a filter's).
+pub const BUF: usize = 1 << 20;
+/// The write buffer of each of many outputs (a demultiplexer's): 1 MiB each
+/// for a hundred outputs would hold most of their data until the end (to be
+/// written then, on one thread) and cost a page fault per page.
+pub const BUF_MANY: usize = 64 << 10;
 
 impl Output {
-    /// Create the temporary file for `path` (in the same folder).
-    pub fn create(path: &str, gzip: bool) -> Result<Self, FastxError> {
+    /// Create the temporary file for `path` (in the same folder), written
+    /// through a buffer of `buf` bytes.
+    pub fn create(path: &str, gzip: bool, buf: usize) -> Result<Self, FastxError> {
         let target = Path::new(path);
         let name = target
             .file_name()
@@ -38,7 +44,7 @@ impl Output {
         tmp_name.push(format!(".ducksassy-{}.tmp", std::process::id()));
         let tmp = target.with_file_name(tmp_name);
         let file = File::create(&tmp).map_err(|e| write_error(path, &e))?;
-        let w = BufWriter::with_capacity(BUF, file);
+        let w = BufWriter::with_capacity(buf, file);
         let sink = if gzip {
             Sink::Gzip(flate2::write::GzEncoder::new(w, flate2::Compression::default()))
         } else {
