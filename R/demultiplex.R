@@ -37,6 +37,15 @@
 #' `"demux/{name}_R{mate}.fastq.gz"`. With `trim`, each mate is trimmed of
 #' its own hit of the pair's pattern, if it has one.
 #'
+#' @section Threads:
+#' `threads` is the number of search threads. Reading (and decompressing)
+#' the input and writing (and compressing) the outputs run on a thread each
+#' of their own, beside the search, so even `threads = 1` keeps two cores
+#' busy. With `ends`, the search of each read's ends is quick and reading
+#' and writing take most of the time: more search threads then help little,
+#' while on whole reads they help nearly in proportion
+#' (`benchmarks/barcodes.md`).
+#'
 #' @inheritParams sassy_assign
 #' @param paths FASTA or FASTQ files (plain, gzip, bzip2, xz or zstd), read
 #'   one after the other.

@@ -99,12 +99,19 @@ for (np in args$sweep_patterns) {
     sum(n) == nrow(h), identical(as.logical(sweep_paths$contains(p)), as.vector(n > 0L)),
     inherits(ns, "dgCMatrix"), identical(as.vector(as.matrix(ns)), as.double(n))
   )
+  hits <- nrow(h)
+  # the size of each path's result in R (the dense matrix is records x
+  # patterns integers; the sparse one grows with the hits)
+  result_mb <- c(search = object.size(h), count = object.size(n), count_sparse = object.size(ns),
+                 contains = object.size(sweep_paths$contains(p))) / 2^20
+  rm(h, n, ns)
   for (rep in seq_len(args$reps)) {
     for (pn in names(sweep_paths)) {
       r <- timed(function() sweep_paths[[pn]](p))
       sweep_rows[[length(sweep_rows) + 1L]] <- data.frame(
         patterns = np, records = length(sweep_reads), path = pn, rep = rep,
-        seconds = r$elapsed, cpu_seconds = r$cpu, hits = nrow(h), load1 = load_average()[1]
+        seconds = r$elapsed, cpu_seconds = r$cpu, hits = hits, result_mb = unname(result_mb[[pn]]),
+        load1 = load_average()[1]
       )
       message(sprintf("patterns=%-5d %-12s rep=%d %.3f s (CPU %.3f)", np, pn, rep, r$elapsed, r$cpu))
     }
