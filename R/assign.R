@@ -3,14 +3,6 @@
 # hits of each record as they are found, so memory does not grow with the
 # number of hits.
 
-#' The formals of an assign verb: its family's count formals, without
-#' `BPPARAM` (the assignment is not sharded yet)
-#' @noRd
-assign_formals <- function(source) {
-  f <- verb_formals(source, hits = FALSE)
-  f[names(f) != "BPPARAM"]
-}
-
 #' Assign each record to its best pattern
 #'
 #' Which barcode, primer or guide is this read? For every record,
@@ -92,10 +84,17 @@ sassy_assign <- new_verb(
 #' @rdname sassy_assign
 #' @param paths,table,con,column,id,chunk_rows,output As in
 #'   [sassy_search_fastx()] and [sassy_search_table()].
+#' @param BPPARAM `NULL` (default): assign in this R session. Or a
+#'   BiocParallel parameter object: the files (or record ranges of them) or
+#'   the table's row ranges are assigned in shards by its workers, as for
+#'   [sassy_count_fastx()] and [sassy_count_table()], and the shards' rows
+#'   are bound in order: the result is identical to that without `BPPARAM`
+#'   (for tables, when the database returns the rows in the same order each
+#'   time). Not with `sassy_assign_table(output = )`. See [sharding].
 #' @export
 sassy_assign_fastx <- new_verb(
   "sassy_assign_fastx",
-  c(assign_formals("fastx"), alist(margin = 0L)),
+  c(verb_formals("fastx", hits = FALSE), alist(margin = 0L)),
   "assign_fastx",
   options_as_list = TRUE
 )
@@ -104,7 +103,7 @@ sassy_assign_fastx <- new_verb(
 #' @export
 sassy_assign_table <- new_verb(
   "sassy_assign_table",
-  c(assign_formals("table"), alist(margin = 0L)),
+  c(verb_formals("table", hits = FALSE), alist(margin = 0L)),
   "assign_table",
   options_as_list = TRUE
 )
@@ -129,12 +128,15 @@ assign_vector <- function(texts, patterns, k, alphabet, rc, all_endpoints,
 
 #' The work of sassy_assign_fastx()
 #' @noRd
-assign_fastx <- function(paths, patterns, k, args, margin, call) {
+assign_fastx <- function(paths, patterns, k, args, BPPARAM, margin, call) {
   paths <- check_fastx_paths(paths, "paths", call = call, hint = function() {
     swapped_hint(patterns, is_file, "sassy_assign_fastx", "paths")
   })
   plan <- new_verb_plan("assign", patterns, k, args, call)
   plan$margin <- check_margin(margin, call = call)
+  if (!is.null(BPPARAM)) {
+    return(shard_fastx(paths, plan, "assign", BPPARAM, call = call))
+  }
   size <- fastx_batch_size(call = call)
   progress <- new_progress(fastx_label(paths), "bytes")
   on.exit(progress_done(progress), add = TRUE)
@@ -154,7 +156,7 @@ assign_fastx <- function(paths, patterns, k, args, margin, call) {
 #' The work of sassy_assign_table()
 #' @noRd
 assign_table <- function(con, table, patterns, k, column, id, args,
-                         chunk_rows, output, margin, call) {
+                         chunk_rows, output, BPPARAM, margin, call) {
   check_dbi_installed(call = call)
   check_connection(con, call = call)
   if (is.null(args$threads)) {
@@ -163,7 +165,7 @@ assign_table <- function(con, table, patterns, k, column, id, args,
   plan <- new_verb_plan("assign", patterns, k, args, call)
   plan$margin <- check_margin(margin, call = call)
   out <- search_table_rows(
-    con, table, column, id, chunk_rows, output, NULL,
+    con, table, column, id, chunk_rows, output, BPPARAM,
     table_search_engine(plan, "assign"), "sassy_assign_table",
     search_args = c(list(patterns = patterns, k = k, margin = margin), args),
     patterns = patterns, what = "patterns", call = call

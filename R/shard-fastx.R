@@ -1,11 +1,13 @@
-# sassy_search_fastx(BPPARAM = ) and sassy_crispr_fastx(BPPARAM = ): files,
-# or record ranges of one file, searched by the workers. See ?sharding.
+# sassy_search_fastx(BPPARAM = ), sassy_crispr_fastx(BPPARAM = ) and
+# sassy_assign_fastx(BPPARAM = ): files, or record ranges of one file,
+# searched by the workers. See ?sharding.
 
-#' Sharded sassy_search_fastx() / sassy_crispr_fastx()
+#' Sharded sassy_search_fastx() / sassy_crispr_fastx() / sassy_assign_fastx()
 #'
-#' @param plan The checked plan (new_search_plan() or new_crispr_plan()).
-#' @param what "hits", "count", "contains", "sparse" (sparse counts) or
-#'   "crispr".
+#' @param plan The checked plan (new_search_plan() or new_crispr_plan(); for
+#'   "assign" with its `margin`).
+#' @param what "hits", "count", "contains", "sparse" (sparse counts),
+#'   "crispr" or "assign" (one row per record, no hit limit).
 #' @noRd
 shard_fastx <- function(paths, plan, what, BPPARAM, call) {
   BPPARAM <- check_bpparam(BPPARAM, call = call)
@@ -13,7 +15,8 @@ shard_fastx <- function(paths, plan, what, BPPARAM, call) {
   args <- list(
     plan = plan,
     what = what,
-    max_hits = max_hits_option(call = call),
+    # (an assignment holds no hits: the hit limit does not apply)
+    max_hits = if (what != "assign") max_hits_option(call = call),
     size = fastx_batch_size(call = call)
   )
   shards <- shard_plan_fastx(paths, BiocParallel::bpnworkers(BPPARAM), call, BPPARAM)
@@ -44,7 +47,7 @@ shard_fastx <- function(paths, plan, what, BPPARAM, call) {
   if (what %in% c("count", "contains")) {
     id_cols <- names(out)[seq_len(length(out) - length(plan$patterns))]
     names(out) <- c(id_cols, fastx_pattern_columns(plan$patterns, id_cols))
-  } else {
+  } else if (what != "assign") {
     check_shard_hits(nrow(out), args$max_hits, call, "fastx")
     # the record lengths of the shards, as one search would have them
     sl <- lapply(values[vapply(values, nrow, numeric(1)) > 0], attr, "seqlengths", exact = TRUE)
@@ -147,6 +150,12 @@ shard_fastx_work <- function(shard, args) {
     ))
   } else if (args$what == "sparse") {
     new_fastx_sparse(res, shard$path, plan$patterns, skip = shard$skip, call = call)
+  } else if (args$what == "assign") {
+    n <- length(res$name)
+    records <- fastx_record_columns(shard$path, res$records_per_file, res$name)
+    # record numbers of the file, not of the range
+    records$record <- records$record + as.integer(shard$skip)
+    new_assignments(records, res$best, plan$patterns, n)
   } else if (args$what == "hits") {
     new_fastx_hits(res, shard$path, call = call,
       pattern_names = names(plan$patterns), plan = plan

@@ -2,7 +2,8 @@
 #'
 #' @description
 #' [sassy_search_fastx()], [sassy_crispr_fastx()] and [sassy_search_table()]
-#' take a `BPPARAM` argument. `NULL` (the default) searches in this R
+#' (with their count and contains forms), [sassy_assign_fastx()] and
+#' [sassy_assign_table()] take a `BPPARAM` argument. `NULL` (the default) searches in this R
 #' session, on `threads` threads. A BiocParallel parameter object
 #' (`BiocParallel::SnowParam()`, `MulticoreParam()`, `BatchtoolsParam()` for
 #' SLURM, SGE, LSF, ...) splits the work into *shards*, searches each shard

@@ -429,11 +429,9 @@ bad_input_matrix$sassy_count_table$fail$sparse <- "true"
 bad_input_matrix$sassy_contains_table <- without_hit_args_table(bad_input_matrix$sassy_search_table, quote("contains_out"))
 
 # sassy_assign() and its file and table forms (issue 23): the count verbs'
-# arguments without BPPARAM, and `margin` (any whole number >= 0).
+# arguments (BPPARAM too), and `margin` (any whole number >= 0).
 as_assign_row <- function(row, output = NULL) {
   row <- without_hit_args(row, output)
-  row$args$BPPARAM <- NULL
-  row$ok$BPPARAM <- NULL
   row$args$margin <- quote(0L)
   row$ok$margin <- "huge_int"
   row

@@ -442,3 +442,155 @@ test_that("#23: assignments of empty files, empty and all-NA tables", {
     expect_identical(vapply(got, typeof, ""), c(id = "integer", assign_columns[-(1:2)]), info = driver)
   }
 })
+
+# BPPARAM: the file and table forms sharded over BiocParallel workers (as
+# in test-shard.R), compared with the same call without BPPARAM, which is
+# the oracle: identical rows, order, record numbers, types and levels.
+skip_without_shards <- function() {
+  skip_on_cran()
+  skip_if_not_installed("BiocParallel")
+  # socket workers load the installed package
+  skip_if(
+    !nzchar(system.file("Meta", "package.rds", package = "ducksassy")),
+    "ducksassy is not installed (the workers load the installed package)"
+  )
+}
+
+# SerialParam() (one worker, in this session) and a SnowParam() of two R
+# processes, stopped when `env` ends.
+assign_bpparams <- function(env = parent.frame()) {
+  snow <- BiocParallel::SnowParam(workers = 2L)
+  BiocParallel::bpstart(snow)
+  withr::defer(BiocParallel::bpstop(snow), envir = env)
+  list(serial = BiocParallel::SerialParam(), snow = snow)
+}
+
+test_that("the file and table assign verbs take BPPARAM where the count verbs do, `ends` before `margin`", {
+  for (fam in c("fastx", "table")) {
+    count <- names(formals(paste0("sassy_count_", fam)))
+    expect_identical(
+      names(formals(paste0("sassy_assign_", fam))),
+      c(setdiff(count, c("sparse", "...")), "margin", "..."),
+      label = fam
+    )
+  }
+})
+
+test_that("#23: sassy_assign_fastx(BPPARAM = ) equals the unsharded assignment: files and record ranges", {
+  skip_without_shards()
+  bps <- assign_bpparams()
+  ont <- ont_reads(160L, seed = 11L)
+  reads <- ont$reads
+  reads[3:5] <- c("", "ACGT", substr(reads[[5L]], 1L, 80L))
+  dir <- withr::local_tempdir()
+  fq <- file.path(dir, "reads.fq.gz")
+  con <- gzfile(fq, "wb")
+  writeLines(as.vector(rbind(paste0("@", names(reads), " a comment"), reads, "+", strrep("I", nchar(reads)))), con)
+  close(con)
+  fa <- file.path(dir, "reads.fa")
+  writeLines(as.vector(rbind(paste0(">", names(reads)[1:90]), reads[1:90])), fa)
+  empty <- file.path(dir, "empty.fq")
+  file.create(empty)
+  lambda <- system.file("extdata", "lambda_reads_1.fq.gz", package = "ducksassy")
+  statuses <- character()
+  for (ends in list(NULL, 150L)) {
+    for (paths in list(c(fq, fa, lambda), c(one = fq, empty, two = fa))) {
+      one <- sassy_assign_fastx(paths, ont$barcodes, k = 3L, ends = ends, margin = 1L, threads = 1L)
+      expect_identical(names(one)[1L], "file")
+      statuses <- c(statuses, as.character(one$status))
+      for (bp in names(bps)) {
+        info <- paste(bp, "ends", deparse(ends), "paths", paste(names(paths), collapse = ","))
+        got <- sassy_assign_fastx(paths, ont$barcodes, k = 3L, ends = ends, margin = 1L,
+          threads = 1L, BPPARAM = bps[[bp]])
+        expect_assign_equal(got, one, info)
+      }
+    }
+    # one file in record ranges: two workers, two ranges
+    one <- sassy_assign_fastx(fq, ont$barcodes, k = 3L, ends = ends, threads = 2L)
+    expect_identical(names(one)[1L], "record")
+    expect_identical(nrow(ducksassy:::shard_plan_fastx(fq, 2, NULL)), 2L)
+    expect_assign_equal(
+      sassy_assign_fastx(fq, ont$barcodes, k = 3L, ends = ends, threads = 2L, BPPARAM = bps$snow),
+      one, paste("two ranges, ends", deparse(ends))
+    )
+    # uneven ranges of at most 37 records, for either parameter; a named
+    # path keeps its `file` column
+    withr::with_options(list(ducksassy.shard_records = 37), {
+      expect_gt(nrow(ducksassy:::shard_plan_fastx(fq, 1, NULL)), 4L)
+      for (bp in names(bps)) {
+        expect_assign_equal(
+          sassy_assign_fastx(fq, ont$barcodes, k = 3L, ends = ends, threads = 1L, BPPARAM = bps[[bp]]),
+          one, paste(bp, "ranges of 37, ends", deparse(ends))
+        )
+        named <- c(reads = fq, lambda)
+        expect_assign_equal(
+          sassy_assign_fastx(named, ont$barcodes, k = 3L, ends = ends, margin = 2L, BPPARAM = bps[[bp]]),
+          sassy_assign_fastx(named, ont$barcodes, k = 3L, ends = ends, margin = 2L),
+          paste(bp, "ranges of 37 of two files, ends", deparse(ends))
+        )
+      }
+    })
+  }
+  # the comparison had every status to get right
+  expect_setequal(unique(statuses), c("assigned", "ambiguous", "unassigned"))
+})
+
+test_that("#23: sassy_assign_table(BPPARAM = ) equals the unsharded assignment (DuckDB and SQLite files)", {
+  skip_without_shards()
+  skip_if_not_installed("DBI")
+  drivers <- intersect(c("duckdb", "RSQLite"), table_drivers())
+  skip_if(length(drivers) == 0L, "no DuckDB or RSQLite")
+  bps <- assign_bpparams()
+  ont <- ont_reads(150L, seed = 7L)
+  df <- data.frame(id = seq_along(ont$reads) + 100L, name = names(ont$reads), sequence = unname(ont$reads))
+  df$sequence[c(7L, 120L)] <- NA
+  df$sequence[9L] <- ""
+  dir <- withr::local_tempdir()
+  # the table in a database file that the workers open read-only
+  file_db <- function(driver, env = parent.frame()) {
+    if (driver == "duckdb") {
+      path <- file.path(dir, "reads.duckdb")
+      w <- suppressMessages(DBI::dbConnect(duckdb::duckdb(), path))
+      DBI::dbWriteTable(w, "reads", df)
+      DBI::dbDisconnect(w, shutdown = TRUE)
+      con <- suppressMessages(DBI::dbConnect(duckdb::duckdb(), path, read_only = TRUE))
+      withr::defer(DBI::dbDisconnect(con, shutdown = TRUE), envir = env)
+    } else {
+      con <- DBI::dbConnect(RSQLite::SQLite(), file.path(dir, "reads.sqlite"))
+      withr::defer(DBI::dbDisconnect(con), envir = env)
+      DBI::dbWriteTable(con, "reads", df)
+    }
+    con
+  }
+  for (driver in drivers) {
+    con <- file_db(driver)
+    query <- DBI::SQL("SELECT id, sequence FROM reads WHERE id % 3 <> 0 ORDER BY id DESC")
+    for (ends in list(NULL, 150L)) {
+      for (shard_rows in list(NULL, 37)) {
+        withr::local_options(ducksassy.shard_rows = shard_rows)
+        for (case in list(
+          list(table = "reads", id = "id"),
+          list(table = "reads", id = NULL),
+          list(table = "reads", id = character()),
+          list(table = query, id = "id")
+        )) {
+          one <- sassy_assign_table(con, case$table, ont$barcodes, k = 3L, ends = ends,
+            margin = 1L, id = case$id, chunk_rows = 40L, threads = 1L)
+          expect_gt(nrow(one), 50L)
+          for (bp in names(bps)) {
+            info <- paste(driver, bp, "ends", deparse(ends), "shard_rows", deparse(shard_rows),
+              "id", deparse(case$id), "table", as.character(case$table))
+            got <- sassy_assign_table(con, case$table, ont$barcodes, k = 3L, ends = ends,
+              margin = 1L, id = case$id, chunk_rows = 40L, threads = 1L, BPPARAM = bps[[bp]])
+            expect_assign_equal(got, one, info)
+          }
+        }
+      }
+    }
+    # the results stay in this session: no `output`
+    expect_error(
+      sassy_assign_table(con, "reads", ont$barcodes, k = 3L, output = "assigned", BPPARAM = bps$serial),
+      "`output` can't be used with `BPPARAM`", class = "ducksassy_input_error"
+    )
+  }
+})
