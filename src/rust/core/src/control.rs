@@ -42,11 +42,11 @@ pub struct Control {
     /// the search runs on theirs (`plan.inline`: the SQL functions inside
     /// DuckDB); it must be cheap, as it runs once per sassy call.
     pub watch: Option<fn() -> bool>,
-    /// The batched groups' encoded patterns of the last `run()` on this
-    /// control, for the next one of the same patterns: a file search runs
-    /// once per batch, and encoding 96 barcodes per batch cost a demultiplexer
-    /// 5% of its time.
-    pub(crate) encoded: std::sync::Mutex<Option<crate::engine::EncodedOnce>>,
+    /// What the engine keeps from one `run()` on this control for the next
+    /// (opaque here: the encoded patterns of the batched groups). A file
+    /// search runs once per batch, and encoding 96 barcodes per batch cost a
+    /// demultiplexer 5% of its time.
+    pub(crate) kept: std::sync::Mutex<Option<Box<dyn std::any::Any + Send>>>,
 }
 
 impl Control {

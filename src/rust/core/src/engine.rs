@@ -370,8 +370,9 @@ fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
         .unwrap_or_else(|| "a worker panicked".to_string())
 }
 
-/// What the encoding of the batched groups depends on, and that encoding.
-pub(crate) struct EncodedOnce {
+/// What the encoding of the batched groups depends on, and that encoding:
+/// kept on the control ([`Control::kept`]) between runs.
+struct EncodedOnce {
     key: EncodedKey,
     encoded: std::sync::Arc<Encoded>,
 }
@@ -401,12 +402,12 @@ impl EncodedKey {
 /// they are of the same patterns, else encoded now (and kept in `ctl`).
 fn encoded(plan: &SearchPlan, ctl: &Control) -> std::sync::Arc<Encoded> {
     let key = EncodedKey::of(plan);
-    let mut slot = ctl.encoded.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some(e) = slot.as_ref().filter(|e| e.key == key) {
+    let mut slot = ctl.kept.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(e) = slot.as_ref().and_then(|k| k.downcast_ref::<EncodedOnce>()).filter(|e| e.key == key) {
         return e.encoded.clone();
     }
     let encoded = std::sync::Arc::new(encode_groups(plan));
-    *slot = Some(EncodedOnce { key, encoded: encoded.clone() });
+    *slot = Some(Box::new(EncodedOnce { key, encoded: encoded.clone() }));
     encoded
 }
 
