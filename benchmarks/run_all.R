@@ -42,7 +42,19 @@ takes_threads <- c("scaling", "result_paths", "overhead", "profile", "peers", "m
 
 rscript <- file.path(R.home("bin"), "Rscript")
 failed <- character()
+# The 1-minute load average right after one benchmark still counts it (about
+# 1 on this machine): each script waits until it has fallen below 0.3 (at
+# most 3 minutes) so that its receipt's load_average_before tells of other
+# work, not of the previous script.
+wait_quiet <- function(below = 0.3, most = 180) {
+  if (!file.exists("/proc/loadavg") || quick) return(invisible())
+  t0 <- proc.time()[["elapsed"]]
+  load1 <- function() as.numeric(strsplit(readLines("/proc/loadavg"), " ")[[1]][1])
+  while (load1() >= below && proc.time()[["elapsed"]] - t0 < most) Sys.sleep(5)
+  message(sprintf("load average %.2f after waiting %.0f s", load1(), proc.time()[["elapsed"]] - t0))
+}
 run <- function(script, extra = character()) {
+  wait_quiet()
   message("\n==> Rscript ", script, " ", paste(extra, collapse = " "))
   t0 <- proc.time()[["elapsed"]]
   status <- system2(rscript, c(script, extra))

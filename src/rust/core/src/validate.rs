@@ -32,8 +32,19 @@ pub fn copy_valid(alphabet: Alphabet, fold: bool, src: &[u8], dst: &mut Vec<u8>)
     match (alphabet, fold) {
         (Alphabet::Dna, _) => copy_blocks(src, dst, |b| b, dna_ok),
         (Alphabet::Iupac, _) => copy_blocks(src, dst, |b| b, iupac_ok),
-        (Alphabet::Ascii, false) => copy_blocks(src, dst, |b| b, |b| b < 128),
-        (Alphabet::Ascii, true) => copy_blocks(src, dst, |b| b.to_ascii_lowercase(), |b| b < 128),
+        // std's copy and is_ascii (word at a time): the blocks' per-lane
+        // flags ran at a third of that speed on ASCII text (perf: 2 KB
+        // records, lanes twice as slow as one record at a time)
+        (Alphabet::Ascii, false) => {
+            dst.extend_from_slice(src);
+            src.is_ascii()
+        }
+        (Alphabet::Ascii, true) => {
+            let start = dst.len();
+            dst.extend_from_slice(src);
+            dst[start..].make_ascii_lowercase();
+            src.is_ascii()
+        }
     }
 }
 
