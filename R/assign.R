@@ -22,13 +22,31 @@
 #' `sassy_search()` counts them); among hits of equal cost, that of the
 #' pattern that comes first in `patterns`, then the leftmost one (by `start`,
 #' then `end`), `"+"` before `"-"`: as cutadapt picks its "best adapter".
-#' `other_cost` is the lowest cost of a hit of any *other* pattern (`NA`
-#' when no other pattern has a hit). The record is `"ambiguous"` when
-#' `other_cost <= cost + margin`: with the default `margin = 0` a tie
-#' between two patterns is ambiguous; `margin = 1` also calls a record
-#' ambiguous when the runner-up has only one edit more (splitcode's
-#' `--min-delta`, minus one). Records with no hit are `"unassigned"`; `NA`
-#' records (vectors, tables) have `NA` in every column after `name`.
+#' `other_cost` is the lowest cost of a hit of any *other sample* (`NA`
+#' when no other sample has a hit with at most `k` edits). The record is
+#' `"ambiguous"` when `other_cost <= cost + margin`: with the default
+#' `margin = 0` a tie between two samples is ambiguous; `margin = 1` also
+#' calls a record ambiguous when the runner-up has only one edit more
+#' (splitcode's `--min-delta`, minus one). Records with no hit are
+#' `"unassigned"`; `NA` records (vectors, tables) have `NA` in every column
+#' after `name`.
+#'
+#' Only hits with at most `k` edits are found, so a runner-up beyond `k`
+#' is not seen: `other_cost` is then `NA`, and a record whose best hit has
+#' `cost` close to `k` is called assigned however close a hit of `k + 1`
+#' edits came. To judge the margin near the limit, search with a larger
+#' `k` (`k + margin` or more) and filter on `cost`.
+#'
+#' @section Samples:
+#' A sample is the patterns of one name: `c(s = BC1, s = BC2, t = BC3)`
+#' gives sample `s` two barcodes. The rule compares samples, not patterns:
+#' a record with hits of `BC1` and `BC2` at equal cost is assigned to `s`,
+#' not ambiguous. Unnamed patterns are samples of their own, called
+#' `pattern_1`, `pattern_2`, ... by their index; naming a pattern so while
+#' that pattern has no name is an error (`ducksassy_name_clash_error`), not
+#' a merge. The same names are used by every verb: the count columns of
+#' [sassy_count()], `pattern_name` and `sample` here, and the files of
+#' [sassy_demultiplex_fastx()].
 #'
 #' Each end searched with `ends` is a text of its own, as in
 #' [sassy_search()]: hits are in the coordinates of the whole record.
@@ -49,9 +67,12 @@
 #'       `pattern_2`, ... for unnamed ones, made unique with [make.unique()]
 #'       where names repeat (`a`, `a_1`), as the count columns of
 #'       [sassy_count_fastx()].}
+#'     \item{`sample`}{Its sample: `names(patterns)` as given (so `a` for
+#'       both `a` and `a_1`), `pattern_<i>` for unnamed ones (see
+#'       *Samples*).}
 #'     \item{`cost`, `start`, `end`, `strand`}{Its best hit, as in
 #'       [sassy_search()] (1-based, inclusive coordinates).}
-#'     \item{`other_cost`}{The lowest cost of another pattern's hit.}
+#'     \item{`other_cost`}{The lowest cost of another sample's hit.}
 #'     \item{`status`}{A factor with levels `"assigned"`, `"ambiguous"` and
 #'       `"unassigned"`.}
 #'   }
@@ -202,6 +223,7 @@ assignment_columns <- function(res, patterns, n, factor = TRUE) {
   list(
     pattern = res$pattern,
     pattern_name = labels[res$pattern],
+    sample = pattern_samples(patterns)[res$pattern],
     cost = res$cost,
     start = res$start,
     end = res$end,

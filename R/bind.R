@@ -66,15 +66,32 @@ pattern_columns <- function(patterns) {
   fastx_pattern_columns(patterns, character())
 }
 
-# Column names of the patterns: their names, pattern_<i> where unnamed, made
-# unique against each other and the id columns before them.
+# Column names of the patterns: their samples (pattern_samples()) made
+# unique against each other and the id columns before them, as
+# make.unique(sep = "_") does (`a`, `a_1`). The same names in every verb:
+# count columns, assign's `pattern_name` (DESIGN.md, fourth stage).
 fastx_pattern_columns <- function(patterns, id_columns) {
+  nm <- pattern_samples(patterns)
+  all <- make.unique(c(id_columns, nm), sep = "_")
+  all[length(id_columns) + seq_along(nm)]
+}
+
+# The sample of each pattern: its name, `pattern_<i>` where it has none.
+# Patterns of one name are one sample (several barcodes of one sample):
+# assignment compares samples, demultiplexing writes one file per sample.
+# check_pattern_names() refuses a given name equal to a generated one.
+pattern_samples <- function(patterns) {
   nm <- names(patterns)
   if (is.null(nm)) {
     nm <- rep("", length(patterns))
   }
   blank <- is.na(nm) | nm == ""
   nm[blank] <- paste0("pattern_", seq_along(patterns))[blank]
-  all <- make.unique(c(id_columns, nm), sep = "_")
-  all[length(id_columns) + seq_along(nm)]
+  nm
+}
+
+# The 0-based sample of each pattern, as the core's assign plan takes it.
+assign_samples <- function(patterns) {
+  s <- pattern_samples(patterns)
+  match(s, s) - 1L
 }

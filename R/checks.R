@@ -119,7 +119,43 @@ check_texts <- function(texts, call = rlang::caller_env()) {
 check_patterns <- function(patterns, call = rlang::caller_env()) {
   patterns <- as_texts(patterns, arg = "patterns", call = call)
   check_strings_present(patterns, "patterns", "pattern", call = call)
+  check_pattern_names(patterns, call = call)
   patterns
+}
+
+#' Stop when a pattern is named as an unnamed one is called
+#'
+#' Unnamed patterns are called `pattern_<i>` (pattern_samples()): a given
+#' name `pattern_<i>` while pattern `i` has no name would merge the two
+#' in every verb that names patterns (count columns, assignments,
+#' demultiplexed files), so it is an error, not a merge.
+#' @noRd
+check_pattern_names <- function(patterns, call = rlang::caller_env()) {
+  nm <- names(patterns)
+  if (is.null(nm)) {
+    return(invisible(patterns))
+  }
+  blank <- is.na(nm) | nm == ""
+  if (!any(blank) || all(blank)) {
+    return(invisible(patterns))
+  }
+  bad <- which(!blank & nm %in% paste0("pattern_", which(blank)))
+  if (length(bad) > 0L) {
+    i <- bad[[1L]]
+    ducksassy_abort(
+      c(
+        "A name of `patterns` must not be the name given to an unnamed pattern.",
+        x = paste0(
+          "Pattern ", i, " is named ", format_value(nm[[i]]), ", the name of unnamed pattern ",
+          sub("pattern_", "", nm[[i]], fixed = TRUE), "."
+        ),
+        i = "Name every pattern, or none."
+      ),
+      class = c("ducksassy_name_clash_error", "ducksassy_input_error"),
+      arg = "patterns", index = i, value = nm[[i]], call = call
+    )
+  }
+  invisible(patterns)
 }
 
 #' Stop when a character vector argument is empty, or at its first `NA` or
@@ -399,6 +435,35 @@ check_ends <- function(ends, call = rlang::caller_env()) {
   rep_len(as.integer(ends), 2L)
 }
 
+#' Warn when an end searched with `ends` is shorter than a pattern
+#'
+#' Such a pattern fits the end only with edits (deletions of its
+#' overhanging letters), so its hits there are missed or cost more than
+#' they would in the whole record: almost always a mistake.
+#' @noRd
+warn_short_ends <- function(ends, patterns, call = rlang::caller_env()) {
+  if (is.null(ends)) {
+    return(invisible())
+  }
+  longest <- max(nchar(patterns, type = "bytes"))
+  shortest <- min(ends[ends > 0L])
+  if (shortest < longest) {
+    cli::cli_warn(
+      c(
+        "An end searched with `ends` is shorter than the longest pattern.",
+        i = paste0(
+          "`ends` searches ", shortest, " letters, and a pattern has ", longest,
+          ": it fits there only with edits, so its hits near the ends are missed or cost more."
+        ),
+        i = "Search ends of at least the pattern length plus the letters before it (adapters, flanks)."
+      ),
+      class = c("ducksassy_ends_warning", "ducksassy_warning"),
+      call = call
+    )
+  }
+  invisible()
+}
+
 #' `margin`: one whole number >= 0 (sassy_assign())
 #' @noRd
 check_margin <- function(margin, call = rlang::caller_env()) {
@@ -436,6 +501,7 @@ new_search_plan <- function(texts, patterns, k, alphabet, rc, all_endpoints,
   # dna and iupac are always case-insensitive; the flag matters for ascii only.
   ignore_case <- check_flag(ignore_case, "ignore_case", call = call)
   ends <- check_ends(ends, call = call)
+  warn_short_ends(ends, patterns, call = call)
   # the checked values, by name (NULL ones kept)
   args <- c(
     mget(c(

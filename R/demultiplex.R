@@ -9,28 +9,75 @@
 #' not depend on the size of the files.
 #'
 #' @section Outputs:
-#' `output` is a template: `{name}` becomes each pattern's name
-#' (`names(patterns)`, or its index, `1`, `2`, ..., for unnamed ones), and
-#' `unassigned` and `ambiguous`, as cutadapt names its files. Patterns with the same name go to the same
-#' file (several barcodes of one sample). The folder is created if needed.
-#' A name ending in `.gz` is written gzip-compressed, any other plain. Every
-#' output is written, even those that receive no record, under a temporary
-#' name in the same folder, and renamed only when the whole run succeeded:
-#' an interrupted or failed run leaves no output that looks complete, and
-#' files of an earlier run in place.
+#' `output` is a template: `{name}` becomes each sample's name and
+#' `unassigned` and `ambiguous`, as cutadapt names its files. A sample is
+#' the patterns of one name (`names(patterns)`; `pattern_1`, `pattern_2`,
+#' ... for unnamed ones, the names [sassy_assign()] gives): patterns with
+#' the same name go to the same file (several barcodes of one sample), and
+#' the margin compares samples (see [sassy_assign()]). The folders are
+#' created if needed. A name ending in `.gz` or `.gzip` (in any case) is
+#' written gzip-compressed, any other plain.
+#'
+#' Sample names become file names, so some are refused (class
+#' `ducksassy_sample_name_error`): names with `/` or `\`, `.` and `..`,
+#' names with a control character (a newline, a tab) or one of `:*?"<>|`
+#' (not allowed in file names on Windows), `unassigned` and `ambiguous` in
+#' any case, and two names that differ only in case (one file on macOS and
+#' Windows). Rename such patterns first.
+#'
+#' @section A run is one transaction:
+#' Every output is written, even those that receive no record, under a
+#' temporary name in the same folder (`.<file>.ducksassy-<pid>.tmp`). Only
+#' when every output is complete (flushed, gzip trailer written, closed)
+#' are they renamed onto their names: a failed run (a full disk, a broken
+#' input, an interrupt, a time limit of [setTimeLimit()]) replaces no file
+#' of an earlier run, and removes its temporary files and the folders it
+#' created. A SIGTERM (what batch schedulers send at a time limit) is
+#' handled as Ctrl-C is, and then ends R as it asked. A process killed
+#' outright (`kill -9`) cannot clean up: the next run into the same folder
+#' removes the temporary files of processes that no longer exist.
+#'
+#' A folder that already holds files of the template that this run would
+#' not write (the samples of an earlier run with other patterns) is an
+#' error (`ducksassy_stale_outputs_error`), which lists them: mixing the
+#' files of two runs in one folder is how samples get lost. With
+#' `overwrite = TRUE` they are removed once this run has succeeded. Files
+#' of this run's own samples are always replaced, as cutadapt does.
 #'
 #' Without `trim`, records are written as they were read (header, sequence
 #' lines, FASTQ `+` and quality lines, byte for byte). With `trim = TRUE`,
 #' the matched barcode and what precedes it on its strand are cut from an
 #' assigned record: everything up to the end of a forward hit, everything
 #' from the start of a reverse-strand hit; a trimmed record is written with
-#' its sequence (and quality) on one line each.
+#' its sequence (and quality) on one line each, with the line breaks of the
+#' file it came from (LF, or CRLF). A read that ends with its barcode is
+#' then empty: it is written with an empty sequence, as cutadapt writes
+#' it; drop such records afterwards if a later tool refuses them.
+#'
+#' Each output is an open file while the run lasts (two with `mates`):
+#' with hundreds of samples the process's limit of open files can be
+#' reached ("Too many open files"); raise it (`ulimit -n 4096` in the shell
+#' that starts R) or demultiplex fewer samples per run.
+#'
+#' @section The report:
+#' With `report = "demux/report.tsv"`, every record (pair) gets one line,
+#' in input order, with its assignment and the output it went to, so the
+#' reads need not be assigned a second time: `file` (the input path),
+#' `record` (its number in that file), `name`, `output` (the sample,
+#' `unassigned` or `ambiguous`), `pattern` and `pattern_name` (the best
+#' pattern), `cost`, `start`, `end` and `strand` (its hit, 1-based and
+#' inclusive), `other_cost` and `status`, as in [sassy_assign()] (`NA`
+#' where there is no hit). Read it back with `utils::read.delim(report)`.
+#' With `mates`, `file`, `record` and `name` are those of the reads (R1),
+#' and the assignment is the pair's.
 #'
 #' @section Paired reads:
 #' With `mates`, the files of the second reads (R2), parallel to `paths`
 #' (R1), are read in step with them: record *i* of a mates' file is the
-#' mate of record *i* of its R1 file (files with different numbers of
-#' records are an error). Both mates are searched; the pair is assigned by
+#' mate of record *i* of its R1 file. Their names must agree, as cutadapt
+#' checks: the name up to the first space or tab, without a final `/1` or
+#' `/2`; the first pair that differs is an error that names both, and so
+#' are files with different numbers of records. Both mates are searched; the pair is assigned by
 #' the best hit of either mate (the same rule over both mates' hits), and
 #' both mates go to the pair's sample. `output` must then contain `{mate}`,
 #' which becomes `1` for the reads and `2` for the mates, e.g.
@@ -56,6 +103,13 @@
 #'   they are.
 #' @param mates `NULL` (default), or the files of the mates (see *Paired
 #'   reads*), one per path.
+#' @param report `NULL` (default), or the path of a per-read report: a
+#'   tab-separated file (gzip-compressed when it ends in `.gz`), written and
+#'   committed with the outputs (see *The report*).
+#' @param overwrite `FALSE` (default): files of an earlier run in the
+#'   outputs' folders that this run would not replace are an error. `TRUE`:
+#'   they are removed when this run succeeds (see *A run is one
+#'   transaction*).
 #' @return A data frame with one row per output: `name` (the sample, then
 #'   `"unassigned"` and `"ambiguous"`), `path` (and `mate_path` with
 #'   `mates`) and `records`, the records (pairs) written there (a double).
@@ -82,7 +136,8 @@ sassy_demultiplex_fastx <- new_verb(
     alist(paths = , patterns = , output = "demux/{name}.fastq.gz", k = 0L,
       ends = NULL, margin = 0L),
     search_option_formals(except = "all_endpoints"),
-    alist(threads = sassy_threads(), indels = TRUE, trim = FALSE, mates = NULL)
+    alist(threads = sassy_threads(), indels = TRUE, trim = FALSE, mates = NULL,
+      overwrite = FALSE, report = NULL)
   ),
   "demultiplex_fastx",
   options_as_list = TRUE
@@ -91,7 +146,7 @@ sassy_demultiplex_fastx <- new_verb(
 #' The work of sassy_demultiplex_fastx()
 #' @noRd
 demultiplex_fastx <- function(paths, patterns, output, k, margin, trim, mates,
-                              args, call) {
+                              overwrite, report, args, call) {
   paths <- check_fastx_paths(paths, "paths", call = call, hint = function() {
     swapped_hint(patterns, is_file, "sassy_demultiplex_fastx", "paths")
   })
@@ -109,7 +164,17 @@ demultiplex_fastx <- function(paths, patterns, output, k, margin, trim, mates,
   plan <- new_verb_plan("assign", patterns, k, args, call)
   plan$margin <- check_margin(margin, call = call)
   trim <- check_flag(trim, "trim", call = call)
+  overwrite <- check_flag(overwrite, "overwrite", call = call)
   outs <- demux_outputs(output, plan$patterns, paired = !is.null(mates), c(paths, mates), call = call)
+  report <- check_demux_report(report, c(outs$path, outs$mate_path), c(paths, mates), call)
+  outs$stale <- setdiff(outs$stale, report)
+  if (length(outs$stale) > 0L && !overwrite) {
+    abort_stale_outputs(outs$stale, output, call)
+  }
+  created <- create_output_folders(c(outs$path, outs$mate_path, report))
+  done <- FALSE
+  on.exit(if (!done) remove_empty_folders(created), add = TRUE)
+  remove_debris(dirname(path.expand(c(outs$path, outs$mate_path, report))))
   size <- fastx_batch_size(call = call)
   progress <- new_progress(fastx_label(c(paths, mates)), "bytes")
   on.exit(progress_done(progress), add = TRUE)
@@ -121,7 +186,10 @@ demultiplex_fastx <- function(paths, patterns, output, k, margin, trim, mates,
     outs$sample - 1L, outs$unassigned - 1L, outs$ambiguous - 1L, trim,
     as_plan(plan, "assign"),
     new_read_options(size),
-    progress_callback(progress)
+    progress_callback(progress),
+    if (!is.null(report)) {
+      list(path.expand(report), outs$name, fastx_pattern_columns(plan$patterns, character()))
+    }
   )
   res <- fastx_result(res, "paths", c(paths, mates), call = call)
   if (!is.double(res) || length(res) != length(outs$name)) {
@@ -132,17 +200,87 @@ demultiplex_fastx <- function(paths, patterns, output, k, margin, trim, mates,
     cols$mate_path <- outs$mate_path
   }
   cols$records <- res
+  # overwrite = TRUE: the earlier run's files that this one did not replace
+  unlink(outs$stale)
+  done <- TRUE
   new_data_frame(cols, length(res))
+}
+
+#' `report`: `NULL`, or the path of the per-read report, which must be no
+#' output and no input
+#' @noRd
+check_demux_report <- function(report, outputs, inputs, call) {
+  if (is.null(report)) {
+    return(NULL)
+  }
+  if (!is.character(report) || length(report) != 1L || is.na(report) || report == "") {
+    abort_scalar("report", "`NULL` or a single file path", report, call)
+  }
+  check_fastx_output(report, inputs[[1L]], call = call, folder_may_be_missing = TRUE)
+  taken <- normalizePath(c(outputs, inputs), mustWork = FALSE)
+  if (normalizePath(report, mustWork = FALSE) %in% taken) {
+    abort_scalar("report", "a file of its own, none of the outputs or inputs", report, call)
+  }
+  report
+}
+
+#' The error for files of an earlier run that this run would leave beside
+#' its own outputs (a mix of two runs)
+#' @noRd
+abort_stale_outputs <- function(stale, output, call) {
+  shown <- utils::head(stale, 5L)
+  ducksassy_abort(
+    c(
+      "The outputs' folder holds files of an earlier run that this run would not replace.",
+      x = paste0(
+        length(stale), " file", if (length(stale) > 1L) "s", " fit", if (length(stale) == 1L) "s",
+        " `output` but name", if (length(stale) == 1L) "s", " no sample of this run: ",
+        paste(cli_escape(basename(shown)), collapse = ", "), if (length(stale) > 5L) ", ..."
+      ),
+      i = "Use `overwrite = TRUE` to remove them once this run succeeds, or write into another folder."
+    ),
+    class = c("ducksassy_stale_outputs_error", "ducksassy_file_error", "ducksassy_input_error"),
+    arg = "output", value = output, path = stale, call = call
+  )
 }
 
 #' The output files of a demultiplexing
 #'
+#' Checks the template and the sample names, creates missing folders, and
+#' finds the files of earlier runs that this run would not replace.
 #' @return A list: `name` and `path` (and `mate_path`) of each output (the
 #'   samples in the order of their first pattern, then `unassigned` and
 #'   `ambiguous`), `sample` (the 1-based output of each pattern),
-#'   `unassigned` and `ambiguous` (their outputs).
+#'   `unassigned` and `ambiguous` (their outputs), `created` (the folders
+#'   created, deepest first) and `stale` (files of the template that this
+#'   run does not write).
 #' @noRd
 demux_outputs <- function(output, patterns, paired, inputs, call) {
+  check_demux_template(output, paired, inputs, call)
+  samples <- pattern_samples(patterns)
+  check_sample_names(unique(samples), call)
+  name <- c(unique(samples), "unassigned", "ambiguous")
+  fill <- function(mate) {
+    p <- gsub("{mate}", mate, output, fixed = TRUE)
+    vapply(name, function(n) gsub("{name}", n, p, fixed = TRUE), "", USE.NAMES = FALSE)
+  }
+  path <- fill("1")
+  mate_path <- if (paired) fill("2")
+  all <- normalizePath(c(path, mate_path), mustWork = FALSE)
+  if (anyDuplicated(all) || any(all %in% normalizePath(inputs, mustWork = FALSE))) {
+    abort_scalar("output", "a template that gives every output its own file, none an input", output, call)
+  }
+  list(
+    name = name, path = path, mate_path = mate_path,
+    sample = match(samples, name),
+    unassigned = length(name) - 1L, ambiguous = length(name),
+    stale = stale_outputs(output, c(path, mate_path))
+  )
+}
+
+#' `output` of sassy_demultiplex_fastx(): a template of file paths
+#' @noRd
+check_demux_template <- function(output, paired, inputs, call) {
   if (!is.character(output) || length(output) != 1L || is.na(output) ||
     !grepl("{name}", output, fixed = TRUE)) {
     abort_scalar("output", "a single string containing `{{name}}`", output, call,
@@ -156,40 +294,145 @@ demux_outputs <- function(output, patterns, paired, inputs, call) {
       hint = if (paired) "E.g. `output = \"demux/{{name}}_R{{mate}}.fastq.gz\"`: `{{mate}}` becomes 1 or 2."
     )
   }
-  check_fastx_output(sub("{name}", "x", gsub("{mate}", "1", output, fixed = TRUE), fixed = TRUE),
-    inputs[[1L]], call = call, folder_may_be_missing = TRUE)
-  # the patterns' names, their index where unnamed (DESIGN.md); patterns
-  # with one name share its file
-  samples <- as.character(seq_along(patterns))
-  nm <- names(patterns)
-  if (!is.null(nm)) {
-    named <- !is.na(nm) & nm != ""
-    samples[named] <- nm[named]
-  }
-  bad <- grepl("[/\\\\]|^\\.\\.?$", samples) | samples %in% c("unassigned", "ambiguous")
-  if (any(bad)) {
-    abort_value("patterns",
-      "The names of `patterns` name output files: they must not contain `/` or `\\`, nor be `unassigned` or `ambiguous`.",
-      samples[bad][[1L]], call
+  if (grepl("[/\\\\]$", output)) {
+    abort_scalar("output", "a template of file paths, not of folders", output, call,
+      hint = "E.g. `output = \"demux/{{name}}.fastq.gz\"`, or `\"demux/{{name}}/reads.fastq.gz\"` for a folder per sample."
     )
   }
-  name <- c(unique(samples), "unassigned", "ambiguous")
-  fill <- function(mate) {
-    p <- gsub("{mate}", mate, output, fixed = TRUE)
-    vapply(name, function(n) gsub("{name}", n, p, fixed = TRUE), "", USE.NAMES = FALSE)
-  }
-  path <- fill("1")
-  mate_path <- if (paired) fill("2")
-  all <- normalizePath(c(path, mate_path), mustWork = FALSE)
-  if (anyDuplicated(all) || any(all %in% normalizePath(inputs, mustWork = FALSE))) {
-    abort_scalar("output", "a template that gives every output its own file, none an input", output, call)
-  }
-  for (d in unique(dirname(path.expand(c(path, mate_path))))) {
-    if (!dir.exists(d)) dir.create(d, recursive = TRUE)
-  }
-  list(
-    name = name, path = path, mate_path = mate_path,
-    sample = match(samples, name),
-    unassigned = length(name) - 1L, ambiguous = length(name)
+  # the checks of a single output file, on the first output; the template
+  # is what its errors show
+  first <- sub("{name}", "x", gsub("{mate}", "1", output, fixed = TRUE), fixed = TRUE)
+  withCallingHandlers(
+    check_fastx_output(first, inputs[[1L]], call = call, folder_may_be_missing = TRUE),
+    ducksassy_error = function(e) {
+      e$message <- gsub(format_value(first), format_value(output), conditionMessage(e), fixed = TRUE)
+      e$value <- output
+      stop(e)
+    }
   )
+  invisible(output)
+}
+
+#' Sample names become file names: refuse those that break a path here or
+#' on other systems
+#'
+#' `/` and `\` (folders), `.` and `..` (folders too), control characters
+#' (a newline, a tab), `:*?"<>|` (not allowed in Windows file names), the
+#' names of the `unassigned` and `ambiguous` outputs, and names equal up to
+#' case (one file on macOS and Windows).
+#' @noRd
+check_sample_names <- function(samples, call) {
+  refuse <- function(bad, why) {
+    ducksassy_abort(
+      c(
+        "The names of `patterns` name the output files of their samples.",
+        x = paste0("The name ", format_value(samples[[bad[[1L]]]]), " ", why, "."),
+        i = "Rename the pattern (`names(patterns)`)."
+      ),
+      class = c("ducksassy_sample_name_error", "ducksassy_input_error"),
+      arg = "patterns", value = samples[[bad[[1L]]]], call = call
+    )
+  }
+  checks <- list(
+    list(grepl("^\\.\\.?$", samples), "is a folder (`.` or `..`), not a file name"),
+    list(grepl("[/\\\\]", samples), "contains `/` or `\\`, which would make it a folder"),
+    list(grepl("[[:cntrl:]]", samples), "contains a control character (a newline or a tab)"),
+    list(grepl("[:*?\"<>|]", samples), "contains one of `:*?\"<>|`, which file names on Windows must not"),
+    list(tolower(samples) %in% c("unassigned", "ambiguous"), "is that of an output of its own (`unassigned`, `ambiguous`)")
+  )
+  for (chk in checks) {
+    if (any(chk[[1L]])) refuse(which(chk[[1L]]), chk[[2L]])
+  }
+  folded <- duplicated(tolower(samples))
+  if (any(folded)) {
+    refuse(which(folded), paste0(
+      "differs from ", format_value(samples[match(tolower(samples[folded][[1L]]), tolower(samples))]),
+      " only in case: one file on macOS and Windows"
+    ))
+  }
+  invisible(samples)
+}
+
+#' Files of earlier runs that this run would leave beside its own: files
+#' that fit the template (any name in place of `{name}`, 1 or 2 in place of
+#' `{mate}`) and are none of `outputs`
+#' @noRd
+stale_outputs <- function(output, outputs) {
+  fixed <- sub("\\{(name|mate)\\}.*$", "", output)
+  root <- if (grepl("[/\\\\]", fixed)) sub("[/\\\\][^/\\\\]*$", "", fixed) else "."
+  if (root == "") root <- "/"
+  root <- path.expand(root)
+  if (!dir.exists(root)) {
+    return(character())
+  }
+  parts <- strsplit(path.expand(output), "\\{(name|mate)\\}")[[1L]]
+  placeholders <- regmatches(output, gregexpr("\\{(name|mate)\\}", output))[[1L]]
+  quote <- function(x) gsub("([][{}()+*^$|\\\\?.])", "\\\\\\1", x)
+  rx <- quote(parts[[1L]])
+  for (i in seq_along(placeholders)) {
+    rx <- paste0(rx, if (placeholders[[i]] == "{mate}") "[12]" else "[^/]+", quote(if (i + 1L <= length(parts)) parts[[i + 1L]] else ""))
+  }
+  # subfolders only where the template has a folder after a placeholder
+  deeper <- grepl("[/\\\\]", sub("^[^{]*\\{(name|mate)\\}", "", output))
+  files <- list.files(root, recursive = deeper)
+  if (root != ".") {
+    files <- file.path(root, files)
+  }
+  here <- files[grepl(paste0("^", rx, "$"), files)]
+  here[!normalizePath(here, mustWork = FALSE) %in% normalizePath(path.expand(outputs), mustWork = FALSE)]
+}
+
+#' Create the folders of the outputs; the ones created, deepest first
+#' @noRd
+create_output_folders <- function(paths) {
+  created <- character()
+  for (d in unique(dirname(path.expand(paths)))) {
+    missing <- character()
+    while (!dir.exists(d) && !d %in% c(".", "/", dirname(d))) {
+      missing <- c(missing, d)
+      d <- dirname(d)
+    }
+    for (m in rev(missing)) {
+      if (!dir.exists(m)) {
+        dir.create(m)
+        created <- c(m, created)
+      }
+    }
+  }
+  created[order(-nchar(created))]
+}
+
+#' Remove the folders a failed run created, where they are still empty
+#' @noRd
+remove_empty_folders <- function(folders) {
+  for (d in folders) {
+    if (dir.exists(d) && length(list.files(d, all.files = TRUE, no.. = TRUE)) == 0L) {
+      unlink(d, recursive = TRUE)
+    }
+  }
+}
+
+#' Remove the temporary outputs (`.<name>.ducksassy-<pid>.tmp`) of runs
+#' whose process no longer exists (killed: `kill -9`, a crash, a power
+#' loss) from the folders of this run's outputs. A live process's files,
+#' this one's included, are left alone.
+#' @noRd
+remove_debris <- function(folders) {
+  for (d in unique(folders)) {
+    tmp <- list.files(d, pattern = "^\\..*\\.ducksassy-[0-9]+\\.tmp$", all.files = TRUE, full.names = TRUE)
+    pid <- as.integer(sub("^.*\\.ducksassy-([0-9]+)\\.tmp$", "\\1", tmp))
+    dead <- !is.na(pid) & pid != Sys.getpid() & !vapply(pid, process_alive, NA)
+    unlink(tmp[dead])
+  }
+}
+
+# Whether a process of this id exists (on this machine).
+process_alive <- function(pid) {
+  if (is.na(pid)) {
+    return(FALSE)
+  }
+  if (dir.exists("/proc/self")) {
+    return(dir.exists(file.path("/proc", pid)))
+  }
+  isTRUE(tools::pskill(pid, 0L))
 }

@@ -38,7 +38,7 @@ filter_fastx <- function(path, output, patterns, k, invert, alphabet, rc,
     path.expand(path),
     path.expand(output),
     invert,
-    grepl("\\.gz$", output, ignore.case = TRUE),
+    grepl("\\.(gz|gzip)$", output, ignore.case = TRUE),
     as_plan(plan, "contains"),
     new_read_options(size),
     progress_callback(progress)

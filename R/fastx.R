@@ -50,7 +50,7 @@
 #' `\r\n`). The only differences to the input records are: blank lines after
 #' a FASTA record are not written, and a last record without a final line
 #' break gets one. The output is FASTA or FASTQ like the input, gzip-compressed
-#' when `output` ends in `.gz`, otherwise plain; other compressions
+#' when `output` ends in `.gz` or `.gzip` (any case), otherwise plain; other compressions
 #' (`.bz2`, `.xz`, `.zst`) cannot be written and are an error. The output is
 #' written to a temporary file in the same folder and renamed when complete,
 #' so a failed or interrupted filter leaves no partial output (and an
@@ -102,7 +102,7 @@
 #'   empty. For `sassy_count_fastx()` and `sassy_contains_fastx()`, pattern names (or
 #'   `pattern_1`, `pattern_2`, ... for unnamed ones) become column names.
 #' @param output Path of the file to write, a single string. Gzip-compressed
-#'   when it ends in `.gz`, plain otherwise. Its folder must exist; it must
+#'   when it ends in `.gz` or `.gzip`, plain otherwise. Its folder must exist; it must
 #'   not be `path` itself.
 #' @param invert `FALSE` (default) writes the records with a hit of at least
 #'   one pattern; `TRUE` writes the records without any hit. The two outputs

@@ -29,6 +29,8 @@
 #' @param ends `NULL`, or the letters searched at the start and the end of
 #'   each record (two whole numbers, check_ends()).
 #' @param margin `NULL`, or an assignment's margin (check_margin()).
+#' @param samples `NULL`, or (an assignment) the 0-based sample of each
+#'   pattern (assign_samples()): the margin compares samples.
 #' @return A named list of class `ducksassy_plan`.
 #' @noRd
 new_plan <- function(patterns,
@@ -47,7 +49,8 @@ new_plan <- function(patterns,
                      pam_length = NULL,
                      allow_pam_edits = FALSE,
                      ends = NULL,
-                     margin = NULL) {
+                     margin = NULL,
+                     samples = NULL) {
   structure(
     list(
       patterns = patterns,
@@ -66,7 +69,8 @@ new_plan <- function(patterns,
       pam_length = pam_length,
       allow_pam_edits = allow_pam_edits,
       ends = ends,
-      margin = margin
+      margin = margin,
+      samples = samples
     ),
     class = "ducksassy_plan"
   )
@@ -101,7 +105,8 @@ as_plan <- function(args, mode = "hits", max_hits = NULL) {
     args$all_endpoints, args$overhang, args$max_n_frac,
     args$cigar, args$threads, mode, max_hits,
     args$indels %||% TRUE,
-    ends = args$ends, margin = args$margin
+    ends = args$ends, margin = args$margin,
+    samples = if (mode == "assign") assign_samples(args$patterns)
   )
 }
 

@@ -206,3 +206,45 @@ unsigned ducksassy_sigint_watch(void) {
 
 /* SIGINTs seen by ours so far. */
 unsigned ducksassy_sigint_count(void) { return atomic_load(&sigint_seen); }
+
+/* SIGTERM while a run writes files (demultiplexing, filter). A batch
+ * scheduler sends SIGTERM at a time limit (then SIGKILL); R does not handle
+ * it, so by default the process ends at once and leaves the run's
+ * temporary files behind. While such a run is in progress, a SIGTERM only
+ * sets a flag: the run's poll (src/rust/src/sigterm.rs) stops it as an
+ * interrupt would, its temporary files are removed, and then
+ * ducksassy_sigterm_end() puts the previous handler back and raises the
+ * signal again, so the process ends as the sender asked. Main thread only;
+ * a SIGTERM that is ignored (SIG_IGN) stays ignored. */
+static volatile sig_atomic_t sigterm_seen;
+static struct sigaction sigterm_prev;
+static int sigterm_installed;
+
+static void on_sigterm(int sig) {
+  (void)sig;
+  sigterm_seen = 1;
+}
+
+void ducksassy_sigterm_begin(void) {
+  struct sigaction now;
+  if (sigterm_installed || sigaction(SIGTERM, NULL, &now) != 0) return;
+  if (!(now.sa_flags & SA_SIGINFO) && now.sa_handler == SIG_IGN) return;
+  struct sigaction mine;
+  memset(&mine, 0, sizeof mine);
+  mine.sa_handler = on_sigterm;
+  sigemptyset(&mine.sa_mask);
+  sigterm_seen = 0;
+  if (sigaction(SIGTERM, &mine, &sigterm_prev) == 0) sigterm_installed = 1;
+}
+
+int ducksassy_sigterm_pending(void) { return sigterm_seen; }
+
+void ducksassy_sigterm_end(void) {
+  if (!sigterm_installed) return;
+  sigaction(SIGTERM, &sigterm_prev, NULL);
+  sigterm_installed = 0;
+  if (sigterm_seen) {
+    sigterm_seen = 0;
+    raise(SIGTERM);
+  }
+}

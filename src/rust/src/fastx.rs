@@ -66,7 +66,8 @@ fn ds_fastx_filter(path: Robj, output: Robj, invert: bool, gzip: bool, plan: Rob
         let ctl = Control::new();
         let total = crate::progress::files_size(std::slice::from_ref(&path));
         let mut progress = crate::progress::Progress::new(&progress);
-        let mut poll = || progress.poll(|| crate::progress::file_bytes_searched(&ctl, total));
+        let watch = crate::sigterm::SigtermWatch::begin();
+        let mut poll = || watch.pending() || progress.poll(|| crate::progress::file_bytes_searched(&ctl, total));
         let c = fastx::filter(&plan, &path, &output, gzip, invert, read.batch, &ctl, &mut poll)?;
         let mut v = Doubles::from_values([c.read as f64, c.written as f64]);
         v.set_names(["read", "written"]).map_err(|e| CoreError::Internal(e.to_string()))?;

@@ -12,6 +12,7 @@ mod fastx;
 mod interrupt;
 mod plan;
 mod progress;
+mod sigterm;
 
 // the DuckDB extension's C ABI, linked into every backend library (src/rust/sql)
 pub use ducksassy_sql::ducksassy_sql_api;

@@ -127,6 +127,7 @@ pub(crate) fn search_plan(plan: &Robj) -> Result<SearchPlan, CoreError> {
         max_hits: f.number_or_null("max_hits")?.map(|m| m.max(0.0) as u64),
         indels: f.flag("indels")?,
         ends: ends(&f)?,
+        samples: samples(&f)?,
         // anything newer (e.g. windowing of long records) at its default
         ..Default::default()
     };
@@ -162,6 +163,17 @@ fn ends(f: &Fields) -> Result<Option<(usize, usize)>, CoreError> {
         Some(&[a, b]) if a >= 0 && b >= 0 => Ok(Some((a as usize, b as usize))),
         _ => Err(f.bad("ends", "two whole numbers >= 0")),
     }
+}
+
+/// `samples`: absent or `NULL` (each pattern its own sample), or the
+/// 0-based sample of each pattern (R's `assign_samples()`); the core checks
+/// the length.
+fn samples(f: &Fields) -> Result<Option<Vec<u32>>, CoreError> {
+    if f.optional("samples").is_none_or(|x| x.is_null()) {
+        return Ok(None);
+    }
+    let v = f.whole_numbers_or_null("samples")?.unwrap_or_default();
+    v.iter().map(|&s| u32::try_from(s).map_err(|_| f.bad("samples", "whole numbers >= 0"))).collect::<Result<Vec<_>, _>>().map(Some)
 }
 
 /// The `margin` of an assignment plan (absent or `NULL`: 0).

@@ -26,6 +26,9 @@ pub struct BestHit {
     pub end: u32,
     /// `true` for the reverse-complement strand.
     pub minus: bool,
+    /// The sample of `pattern` (`SearchPlan::samples`): last, so that it
+    /// does not change the order (it is a function of `pattern`).
+    pub sample: u32,
 }
 
 /// The assignment of one record.
@@ -33,7 +36,8 @@ pub struct BestHit {
 pub struct Best {
     /// `None`: no hit.
     pub hit: Option<BestHit>,
-    /// Lowest cost of a hit of another pattern than `hit`'s.
+    /// Lowest cost of a hit of another sample than `hit`'s (of another
+    /// pattern, when each pattern is a sample of its own).
     pub other_cost: Option<i32>,
     /// The record is missing (`NA`).
     pub missing: bool,
@@ -53,10 +57,11 @@ impl Best {
     pub const MISSING: Best = Best { hit: None, other_cost: None, missing: true };
 
     /// The assignment of the hits in `buf` (any order, any records: the
-    /// caller passes one record's).
-    pub fn of(buf: &HitBuffer) -> Best {
-        let hit = (0..buf.len()).map(|i| row(buf, i)).min();
-        let other_cost = hit.and_then(|h| (0..buf.len()).filter(|&i| buf.pattern[i] != h.pattern).map(|i| buf.cost[i]).min());
+    /// caller passes one record's); `samples` is the sample of each pattern.
+    pub fn of(buf: &HitBuffer, samples: &[u32]) -> Best {
+        let sample = |p: u32| samples.get(p as usize).copied().unwrap_or(p);
+        let hit = (0..buf.len()).map(|i| row(buf, i, sample(buf.pattern[i]))).min();
+        let other_cost = hit.and_then(|h| (0..buf.len()).filter(|&i| sample(buf.pattern[i]) != h.sample).map(|i| buf.cost[i]).min());
         Best { hit, other_cost, missing: false }
     }
 
@@ -71,9 +76,9 @@ impl Best {
             _ => (b, self),
         };
         let (ha, hb) = (a.hit.expect("some"), b.hit.expect("some"));
-        // a wins; b's best is another pattern's hit unless it is a's pattern,
-        // and then b's other cost is of another pattern than a's
-        let b_other = if hb.pattern != ha.pattern { Some(hb.cost) } else { b.other_cost };
+        // a wins; b's best is another sample's hit unless it is a's sample,
+        // and then b's other cost is of another sample than a's
+        let b_other = if hb.sample != ha.sample { Some(hb.cost) } else { b.other_cost };
         let other_cost = match (a.other_cost, b_other) {
             (Some(x), Some(y)) => Some(x.min(y)),
             (x, y) => x.or(y),
@@ -100,13 +105,16 @@ impl Best {
     }
 }
 
-fn row(buf: &HitBuffer, i: usize) -> BestHit {
-    BestHit { cost: buf.cost[i], pattern: buf.pattern[i], start: buf.start[i], end: buf.end[i], minus: buf.minus[i] }
+fn row(buf: &HitBuffer, i: usize, sample: u32) -> BestHit {
+    BestHit { cost: buf.cost[i], pattern: buf.pattern[i], start: buf.start[i], end: buf.end[i], minus: buf.minus[i], sample }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each of the patterns 0..8 a sample of its own.
+    const ONE_EACH: &[u32] = &[0, 1, 2, 3, 4, 5, 6, 7];
 
     fn buf(rows: &[(u32, i32, u32, bool)]) -> HitBuffer {
         let mut b = HitBuffer::default();
@@ -125,7 +133,7 @@ mod tests {
 
     #[test]
     fn best_is_lowest_cost_then_pattern_then_position() {
-        let b = Best::of(&buf(&[(2, 1, 10, false), (1, 1, 30, true), (1, 1, 20, true), (0, 2, 0, false)]));
+        let b = Best::of(&buf(&[(2, 1, 10, false), (1, 1, 30, true), (1, 1, 20, true), (0, 2, 0, false)]), ONE_EACH);
         let h = b.hit.unwrap();
         assert_eq!((h.pattern, h.cost, h.start, h.minus), (1, 1, 20, true));
         assert_eq!(b.other_cost, Some(1));
@@ -134,19 +142,40 @@ mod tests {
 
     #[test]
     fn other_cost_is_of_another_pattern() {
-        let b = Best::of(&buf(&[(3, 0, 10, false), (3, 1, 40, true), (5, 2, 7, false)]));
+        let b = Best::of(&buf(&[(3, 0, 10, false), (3, 1, 40, true), (5, 2, 7, false)]), ONE_EACH);
         assert_eq!(b.hit.unwrap().pattern, 3);
         assert_eq!(b.other_cost, Some(2));
         assert_eq!(b.status(0), Status::Assigned);
         assert_eq!(b.status(1), Status::Assigned);
         assert_eq!(b.status(2), Status::Ambiguous);
-        assert_eq!(Best::of(&buf(&[(3, 0, 10, false), (3, 1, 40, true)])).other_cost, None);
-        assert_eq!(Best::of(&buf(&[])).status(0), Status::Unassigned);
+        assert_eq!(Best::of(&buf(&[(3, 0, 10, false), (3, 1, 40, true)]), ONE_EACH).other_cost, None);
+        assert_eq!(Best::of(&buf(&[]), ONE_EACH).status(0), Status::Unassigned);
         assert_eq!(Best::MISSING.status(0), Status::Missing);
     }
 
+    /// Two patterns of one sample never make a record ambiguous: the other
+    /// cost is that of the best hit of another sample (issue 37, defect 3).
+    #[test]
+    fn other_cost_is_of_another_sample() {
+        // patterns 0 and 1 are sample 0, pattern 2 sample 1
+        let samples = [0, 0, 1];
+        let tie = buf(&[(0, 1, 10, false), (1, 1, 50, false)]);
+        assert_eq!(Best::of(&tie, ONE_EACH).status(0), Status::Ambiguous);
+        let b = Best::of(&tie, &samples);
+        assert_eq!((b.hit.unwrap().pattern, b.hit.unwrap().sample, b.other_cost), (0, 0, None));
+        assert_eq!(b.status(0), Status::Assigned);
+        let three = buf(&[(1, 0, 10, false), (0, 1, 50, false), (2, 2, 70, true)]);
+        let b = Best::of(&three, &samples);
+        assert_eq!((b.hit.unwrap().pattern, b.other_cost), (1, Some(2)));
+        assert_eq!((b.status(1), b.status(2)), (Status::Assigned, Status::Ambiguous));
+        // merged from parts: the same
+        let (x, y) = (Best::of(&buf(&[(1, 0, 10, false)]), &samples), Best::of(&buf(&[(0, 1, 50, false), (2, 2, 70, true)]), &samples));
+        assert_eq!(x.merge(y), b);
+        assert_eq!(y.merge(x), b);
+    }
+
     /// Merging the reductions of any split of the hits equals the reduction
-    /// of all of them.
+    /// of all of them, with each pattern its own sample or patterns grouped.
     #[test]
     fn merge_equals_reducing_together() {
         let mut seed = 0x2545F4914F6CDD1Du64;
@@ -160,10 +189,12 @@ mod tests {
             let n = next(7) as usize;
             let rows: Vec<(u32, i32, u32, bool)> = (0..n).map(|_| (next(3) as u32, next(3) as i32, next(4) as u32, next(2) == 1)).collect();
             let cut = next(n as u64 + 1) as usize;
-            let whole = Best::of(&buf(&rows));
-            let (a, b) = (Best::of(&buf(&rows[..cut])), Best::of(&buf(&rows[cut..])));
-            assert_eq!(a.merge(b), whole, "{rows:?} cut at {cut}");
-            assert_eq!(b.merge(a), whole, "{rows:?} cut at {cut}, swapped");
+            for samples in [ONE_EACH, &[0, 1, 0], &[1, 1, 1]] {
+                let whole = Best::of(&buf(&rows), samples);
+                let (a, b) = (Best::of(&buf(&rows[..cut]), samples), Best::of(&buf(&rows[cut..]), samples));
+                assert_eq!(a.merge(b), whole, "{rows:?} cut at {cut}, samples {samples:?}");
+                assert_eq!(b.merge(a), whole, "{rows:?} cut at {cut}, swapped, samples {samples:?}");
+            }
         }
     }
 }

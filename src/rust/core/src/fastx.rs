@@ -48,6 +48,7 @@
 
 mod decompress;
 pub mod demux;
+pub mod demux_report;
 mod error;
 mod reader;
 mod writer;

@@ -74,6 +74,10 @@ pub struct SearchOptions {
     /// Search only the first `.0` and the last `.1` letters of each record,
     /// each as a text of its own (`ends.rs`); `None`: whole records.
     pub ends: Option<(usize, usize)>,
+    /// The sample of each pattern (assignments): the margin rule compares
+    /// samples, so two patterns of one sample never make a record
+    /// ambiguous (`assign.rs`). `None`: each pattern is its own sample.
+    pub samples: Option<Vec<u32>>,
 }
 
 /// Default window length: long enough that the overlap is negligible, short
@@ -98,6 +102,7 @@ impl Default for SearchOptions {
             window: DEFAULT_WINDOW,
             text_lanes: None,
             ends: None,
+            samples: None,
         }
     }
 }
@@ -244,6 +249,9 @@ pub struct SearchPlan {
     pub inline: bool,
     /// Search only the ends of records (see [`SearchOptions::ends`]).
     pub ends: Option<(usize, usize)>,
+    /// The sample of each pattern (see [`SearchOptions::samples`]), one
+    /// per pattern; by default each pattern's own index.
+    pub samples: Vec<u32>,
 }
 
 impl SearchPlan {
@@ -297,6 +305,11 @@ impl SearchPlan {
             // a Hamming hit is the whole pattern inside the text
             return Err(CoreError::invalid("overhang", None, a, Rule::UnsetWith { other: "indels", value: Value::Flag(false) }));
         }
+        let samples = match &opts.samples {
+            None => (0..patterns.len() as u32).collect(),
+            Some(s) if s.len() == patterns.len() => s.clone(),
+            Some(s) => return Err(CoreError::Internal(format!("{} samples for {} patterns", s.len(), patterns.len()))),
+        };
         let mut normalized = Vec::with_capacity(patterns.len());
         for (i, p) in patterns.iter().enumerate() {
             if let Some((pos, letter)) = first_invalid_letter(alphabet, p) {
@@ -353,6 +366,7 @@ impl SearchPlan {
             lane_group: LANE_GROUP,
             inline: false,
             ends: opts.ends,
+            samples,
         })
     }
 

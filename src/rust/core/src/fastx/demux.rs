@@ -26,7 +26,7 @@ use crate::assign::{Best, Status};
 use crate::engine::{Control, Output, POLL_INTERVAL};
 use crate::error::CoreError;
 use crate::options::{Mode, SearchPlan};
-use crossbeam_channel::{Receiver, RecvTimeoutError};
+use crossbeam_channel::{Receiver, RecvTimeoutError, SendTimeoutError};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
 
@@ -43,6 +43,8 @@ pub struct DemuxSpec {
     pub ambiguous: usize,
     pub margin: i32,
     pub trim: bool,
+    /// A per-read report (`demux_report.rs`), or none.
+    pub report: Option<super::demux_report::DemuxReport>,
 }
 
 /// Records (pairs, for paired input) written to each output.
@@ -60,9 +62,17 @@ pub fn demultiplex(
     poll: &mut dyn FnMut() -> bool,
 ) -> Result<DemuxCounts, FastxError> {
     check_spec(plan, reads, mates, spec)?;
-    let keep = RecordParts { raw: true, header: if spec.trim { HeaderKeep::Full } else { HeaderKeep::None }, qual: spec.trim, seq_strings: false };
+    // mates need their names, to check that the pairs agree
+    let header = if spec.trim {
+        HeaderKeep::Full
+    } else if mates.is_some() || spec.report.is_some() {
+        HeaderKeep::Name
+    } else {
+        HeaderKeep::None
+    };
+    let keep = RecordParts { raw: true, header, qual: spec.trim, seq_strings: false };
     let opts = ReadOptions::new(size, keep);
-    let gz = |p: &String| p.to_ascii_lowercase().ends_with(".gz");
+    let gz = |p: &String| is_gzip_path(p);
     let mut outs = Vec::new();
     for p in &spec.outputs {
         outs.push(writer::Output::create(p, gz(p), writer::BUF_MANY)?);
@@ -70,6 +80,13 @@ pub fn demultiplex(
     let mut mate_outs = Vec::new();
     for p in spec.mate_outputs.iter().flatten() {
         mate_outs.push(writer::Output::create(p, gz(p), writer::BUF_MANY)?);
+    }
+    // the report is the last output: committed with the others
+    let mut report = None;
+    if let Some(r) = &spec.report {
+        let mut o = writer::Output::create(&r.path, gz(&r.path), writer::BUF_MANY)?;
+        o.write_all(super::demux_report::HEADER)?;
+        report = Some(o);
     }
     let n_out = spec.outputs.len();
     let spares = super::Spares::new();
@@ -81,15 +98,30 @@ pub fn demultiplex(
         let spares_ref = &spares;
         let writer = s.spawn(move || -> Result<Vec<writer::Output>, FastxError> {
             let mut all: Vec<writer::Output> = outs.into_iter().chain(mate_outs).collect();
+            let mut report = report;
             for r in wrx {
+                if ctl.cancel.load(Relaxed) {
+                    return Err(CoreError::Interrupted.into());
+                }
                 r.write(&mut all, n_out, spec.trim)?;
+                if let (Some(out), Some(rep)) = (report.as_mut(), spec.report.as_ref()) {
+                    let best: Vec<Best> = match &r.best_b {
+                        None => r.best_a.clone(),
+                        Some(bb) => r.best_a.iter().zip(bb).map(|(a, b)| a.merge(*b)).collect(),
+                    };
+                    rep.write(out, &reads[r.a.file], &r.a, &best, &r.route, spec.margin)?;
+                }
                 r.recycle(spares_ref);
             }
+            all.extend(report);
             Ok(all)
         });
         let mut counts = vec![0u64; n_out];
         let mut writer_gone = false;
         let mut on_pair = |a: Batch, b: Option<Batch>, poll: &mut dyn FnMut() -> bool| -> Result<(), FastxError> {
+            if let (Some(b), Some(m)) = (&b, mates) {
+                check_mate_names(&a, b, &reads[a.file], &m[b.file])?;
+            }
             let best_a = assign_batch(plan, &a, &reads[a.file], ctl, poll)?;
             let best_b = match &b {
                 Some(b) => Some(assign_batch(plan, b, &mates.expect("paired")[b.file], ctl, poll)?),
@@ -101,22 +133,51 @@ pub fn demultiplex(
             for &(o, _) in &route {
                 counts[o] += 1;
             }
-            if wtx.send(Routed { a, b, best_a, best_b, route }).is_err() {
-                writer_gone = true;
-                return Err(FastxError::Write { path: spec.outputs[0].clone(), message: "the writer stopped".into() });
+            // the writer (gzip) can be slower than the search: while this
+            // thread waits for it, R's interrupts and time limits are polled
+            let mut routed = Routed { a, b, best_a, best_b, route };
+            loop {
+                match wtx.send_timeout(routed, POLL_INTERVAL) {
+                    Ok(()) => return Ok(()),
+                    Err(SendTimeoutError::Timeout(r)) => {
+                        routed = r;
+                        if stop_asked(ctl, poll) {
+                            return Err(CoreError::Interrupted.into());
+                        }
+                    }
+                    Err(SendTimeoutError::Disconnected(_)) => {
+                        writer_gone = true;
+                        return Err(FastxError::Write { path: spec.outputs[0].clone(), message: "the writer stopped".into() });
+                    }
+                }
             }
-            Ok(())
         };
         let r = match mates {
             None => super::stream_with(reads, &opts, Some(&spares), ctl, poll, &mut |batch, poll| on_pair(batch, None, poll)),
             Some(m) => stream_pairs(reads, m, &opts, ctl, poll, &mut on_pair),
         };
         drop(wtx);
+        if r.is_err() {
+            ctl.cancel.store(true, Relaxed);
+        }
+        // the writer may still have batches to write (and compress): wait,
+        // polling R, which may ask to stop
+        while !writer.is_finished() {
+            if r.is_ok() && stop_asked(ctl, &mut *poll) {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
         let w = writer.join().unwrap_or_else(|_| Err(CoreError::Internal("the FASTA/FASTQ writer panicked".into()).into()));
+        let r = if r.is_ok() && ctl.cancel.load(Relaxed) { Err(CoreError::Interrupted.into()) } else { r };
         match (r, w) {
             (Ok(()), Ok(all)) => {
-                for o in all {
-                    o.commit_unsynced()?;
+                // one transaction: every output complete (flushed, gzip
+                // trailer written, closed) before the first rename, so a
+                // failure (a full disk) leaves every earlier file as it was
+                let closed = all.into_iter().map(|o| o.close(false)).collect::<Result<Vec<_>, _>>()?;
+                for c in closed {
+                    c.rename()?;
                 }
                 Ok(counts)
             }
@@ -126,6 +187,60 @@ pub fn demultiplex(
             (Ok(()), Err(we)) => Err(we),
         }
     })
+}
+
+/// Whether the output path is written gzip-compressed: it ends in `.gz` or
+/// `.gzip`, in any case.
+pub fn is_gzip_path(p: &str) -> bool {
+    let p = p.to_ascii_lowercase();
+    p.ends_with(".gz") || p.ends_with(".gzip")
+}
+
+/// Whether the run must stop: cancelled, or R asks (an interrupt, a time
+/// limit, a SIGTERM), which then cancels it for every thread.
+fn stop_asked(ctl: &Control, poll: &mut dyn FnMut() -> bool) -> bool {
+    if ctl.cancel.load(Relaxed) {
+        return true;
+    }
+    if poll() {
+        ctl.cancel.store(true, Relaxed);
+        return true;
+    }
+    false
+}
+
+/// The name of a mate as paired reads are matched (as cutadapt does): the
+/// header up to the first space or tab, without a final `/1` or `/2`.
+fn mate_name(header: &[u8]) -> &[u8] {
+    let end = header.iter().position(|&c| c == b' ' || c == b'\t').unwrap_or(header.len());
+    let name = &header[..end];
+    match name {
+        [rest @ .., b'/', b'1' | b'2'] => rest,
+        _ => name,
+    }
+}
+
+/// Paired reads must be mates: the first pair of a batch whose names
+/// differ is an error naming both.
+fn check_mate_names(a: &Batch, b: &Batch, read_path: &str, mate_path: &str) -> Result<(), FastxError> {
+    for i in 0..a.len().min(b.len()) {
+        let (x, y) = (mate_name(a.header.get(i)), mate_name(b.header.get(i)));
+        if x != y {
+            let record = a.first + i as u64 + 1;
+            return Err(FastxError::Parse {
+                path: mate_path.to_string(),
+                record: Some(record),
+                line: None,
+                kind: super::ParseKind::Mates,
+                message: format!(
+                    "record {record} is `{}` in `{read_path}` and `{}` in its mates' file: the mates must be in the same order, with the same names (up to `/1` and `/2` and the description)",
+                    String::from_utf8_lossy(x),
+                    String::from_utf8_lossy(y)
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// A batch (a pair of batches) with the assignment of its records and the
@@ -203,15 +318,18 @@ fn write_record(batch: &Batch, i: usize, best: &Best, pattern: Option<u32>, trim
     let n = seq.len();
     let (from, to) = if h.minus { (0, (h.start as usize).min(n)) } else { ((h.end as usize).min(n), n) };
     let fastq = batch.format == Some(Format::Fastq);
+    // the line breaks of the record as read (CRLF files stay CRLF)
+    let eol: &[u8] = if batch.raw.get(i).ends_with(b"\r\n") { b"\r\n" } else { b"\n" };
     out.put(if fastq { b"@" } else { b">" })?;
     out.put(batch.header.get(i))?;
-    out.put(b"\n")?;
+    out.put(eol)?;
     out.put(&seq[from..to])?;
-    out.put(b"\n")?;
+    out.put(eol)?;
     if fastq {
-        out.put(b"+\n")?;
+        out.put(b"+")?;
+        out.put(eol)?;
         out.put(&batch.qual.get(i)[from..to])?;
-        out.put(b"\n")?;
+        out.put(eol)?;
     }
     Ok(())
 }
@@ -368,7 +486,7 @@ mod tests {
         b.qual.push(b"abcdefghijkl");
         b.header.push(b"r1 x");
         b.raw.push(b"@r1 x\nAAACCCGGGTTT\n+\nabcdefghijkl\n");
-        let hit = |minus| Best { hit: Some(crate::assign::BestHit { cost: 0, pattern: 2, start: 3, end: 6, minus }), ..Default::default() };
+        let hit = |minus| Best { hit: Some(crate::assign::BestHit { cost: 0, pattern: 2, start: 3, end: 6, minus, sample: 2 }), ..Default::default() };
         let mut out = Vec::new();
         write_record(&b, 0, &hit(false), Some(2), true, &mut out).unwrap();
         assert_eq!(out, b"@r1 x\nGGGTTT\n+\nghijkl\n");
@@ -380,5 +498,41 @@ mod tests {
         write_record(&b, 0, &hit(false), Some(1), true, &mut out).unwrap();
         write_record(&b, 0, &hit(false), Some(2), false, &mut out).unwrap();
         assert_eq!(out, [b.raw.get(0), b.raw.get(0)].concat());
+    }
+
+    #[test]
+    fn trimmed_records_keep_the_line_breaks_they_were_read_with() {
+        let mut b = Batch { format: Some(Format::Fastq), ..Default::default() };
+        b.seq.push(b"AAACCCGGGTTT");
+        b.qual.push(b"abcdefghijkl");
+        b.header.push(b"r1");
+        b.raw.push(b"@r1\r\nAAACCCGGGTTT\r\n+\r\nabcdefghijkl\r\n");
+        let best = Best { hit: Some(crate::assign::BestHit { cost: 0, pattern: 0, start: 3, end: 6, minus: false, sample: 0 }), ..Default::default() };
+        let mut out = Vec::new();
+        write_record(&b, 0, &best, Some(0), true, &mut out).unwrap();
+        assert_eq!(out, b"@r1\r\nGGGTTT\r\n+\r\nghijkl\r\n");
+    }
+
+    #[test]
+    fn mates_are_matched_by_name_without_the_read_number_and_description() {
+        assert_eq!(mate_name(b"r1/1 some description"), b"r1");
+        assert_eq!(mate_name(b"r1/2"), b"r1");
+        assert_eq!(mate_name(b"r1\tx"), b"r1");
+        assert_eq!(mate_name(b"r1/3"), b"r1/3");
+        assert_eq!(mate_name(b"a:b:c 1:N:0:ACGT"), b"a:b:c");
+        let batch = |names: &[&[u8]]| {
+            let mut b = Batch { first: 10, ..Default::default() };
+            for n in names {
+                b.header.push(n);
+                b.seq.push(b"A");
+                b.raw.push(b">x\nA\n");
+            }
+            b
+        };
+        let (a, b) = (batch(&[b"x/1", b"y/1"]), batch(&[b"x/2", b"y/2 d"]));
+        assert!(check_mate_names(&a, &b, "r1.fq", "r2.fq").is_ok());
+        let c = batch(&[b"x/2", b"z/2"]);
+        let e = check_mate_names(&a, &c, "r1.fq", "r2.fq").unwrap_err().to_string();
+        assert!(e.contains("record 12") && e.contains("`y`") && e.contains("`z`"), "{e}");
     }
 }

@@ -76,22 +76,55 @@ impl Output {
         self.finish(false)
     }
 
-    fn finish(mut self, sync: bool) -> Result<(), FastxError> {
+    fn finish(self, sync: bool) -> Result<(), FastxError> {
+        self.close(sync)?.rename()
+    }
+
+    /// Flush, finish the gzip stream and close the temporary file (synced
+    /// to disk with `sync`), without renaming it: the first half of a
+    /// commit. Outputs that belong together (a demultiplexing's) are all
+    /// closed first and renamed only when every one closed, so a failure
+    /// (a full disk, say) replaces none of an earlier run's files.
+    pub fn close(mut self, sync: bool) -> Result<Closed, FastxError> {
         let file = match self.sink.take() {
             Some(Sink::Plain(w)) => w.into_inner().map_err(|e| write_error(&self.path, e.error()))?,
             Some(Sink::Gzip(w)) => {
                 let w = w.finish().map_err(|e| write_error(&self.path, &e))?;
                 w.into_inner().map_err(|e| write_error(&self.path, e.error()))?
             }
-            None => return Ok(()),
+            None => return Err(write_error(&self.path, &std::io::Error::other("the output was closed before"))),
         };
         if sync {
             file.sync_all().map_err(|e| write_error(&self.path, &e))?;
         }
         drop(file);
-        std::fs::rename(&self.tmp, &self.path).map_err(|e| write_error(&self.path, &e))?;
+        // the temporary file now belongs to the `Closed`
         self.committed = true;
+        Ok(Closed { path: std::mem::take(&mut self.path), tmp: std::mem::take(&mut self.tmp), renamed: false })
+    }
+}
+
+/// A complete output under its temporary name (see [`Output::close`]):
+/// [`Closed::rename`] moves it onto the output; dropped, it is removed.
+pub struct Closed {
+    path: String,
+    tmp: PathBuf,
+    renamed: bool,
+}
+
+impl Closed {
+    pub fn rename(mut self) -> Result<(), FastxError> {
+        std::fs::rename(&self.tmp, &self.path).map_err(|e| write_error(&self.path, &e))?;
+        self.renamed = true;
         Ok(())
+    }
+}
+
+impl Drop for Closed {
+    fn drop(&mut self) {
+        if !self.renamed {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
     }
 }
 
@@ -105,5 +138,14 @@ impl Drop for Output {
 }
 
 fn write_error(path: &str, e: &std::io::Error) -> FastxError {
-    FastxError::Write { path: path.to_string(), message: e.to_string() }
+    let mut message = e.to_string();
+    if e.raw_os_error() == Some(EMFILE) {
+        // one open file per output (and mate output): with hundreds of
+        // samples the process's limit of open files is reached
+        message.push_str("; every output is an open file: raise the limit of open files (`ulimit -n` in the shell that starts R, e.g. `ulimit -n 4096`), or demultiplex fewer samples per run");
+    }
+    FastxError::Write { path: path.to_string(), message }
 }
+
+/// "Too many open files" (Linux and macOS).
+const EMFILE: i32 = 24;

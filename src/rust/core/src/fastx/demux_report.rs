@@ -1,0 +1,112 @@
+//! The per-read report of a demultiplexing: one TSV line per record (pair)
+//! with its assignment and the output it went to, written by the writer
+//! thread beside the records and committed with the outputs (one
+//! transaction), so users need not assign the reads a second time.
+
+use super::{writer, Batch, FastxError};
+use crate::assign::{Best, Status};
+
+/// Where the report goes and the names it writes.
+#[derive(Debug, Clone)]
+pub struct DemuxReport {
+    /// The report file (gzip by extension, as the outputs).
+    pub path: String,
+    /// The name of each output (the samples, `unassigned`, `ambiguous`).
+    pub output_names: Vec<String>,
+    /// The name of each pattern.
+    pub pattern_names: Vec<String>,
+}
+
+/// The report's columns (its first line).
+pub const HEADER: &[u8] = b"file\trecord\tname\toutput\tpattern\tpattern_name\tcost\tstart\tend\tstrand\tother_cost\tstatus\n";
+
+impl DemuxReport {
+    /// The lines of the records of `batch` (read from `file`): each
+    /// record's (pair's) assignment `best`, status by `margin`, and
+    /// output `route`. Coordinates 1-based and inclusive, as R's.
+    pub fn write(&self, out: &mut writer::Output, file: &str, batch: &Batch, best: &[Best], route: &[(usize, Option<u32>)], margin: i32) -> Result<(), FastxError> {
+        let mut line = Vec::with_capacity(128);
+        let mut num = itoa::Buffer::new();
+        for (i, (b, &(o, _))) in best.iter().zip(route).enumerate() {
+            line.clear();
+            field(&mut line, file.as_bytes());
+            field(&mut line, num.format(batch.first + i as u64 + 1).as_bytes());
+            field(&mut line, record_name(batch.header.get(i)));
+            field(&mut line, self.output_names.get(o).map_or(&b""[..], |s| s.as_bytes()));
+            match b.hit {
+                Some(h) => {
+                    field(&mut line, num.format(h.pattern + 1).as_bytes());
+                    field(&mut line, self.pattern_names.get(h.pattern as usize).map_or(&b"NA"[..], |s| s.as_bytes()));
+                    field(&mut line, num.format(h.cost).as_bytes());
+                    field(&mut line, num.format(h.start + 1).as_bytes());
+                    field(&mut line, num.format(h.end).as_bytes());
+                    field(&mut line, if h.minus { b"-" } else { b"+" });
+                }
+                None => {
+                    for _ in 0..6 {
+                        field(&mut line, b"NA");
+                    }
+                }
+            }
+            match b.other_cost {
+                Some(c) => field(&mut line, num.format(c).as_bytes()),
+                None => field(&mut line, b"NA"),
+            }
+            line.extend_from_slice(match b.status(margin) {
+                Status::Assigned => b"assigned",
+                Status::Ambiguous => b"ambiguous",
+                Status::Unassigned | Status::Missing => b"unassigned",
+            });
+            line.push(b'\n');
+            out.write_all(&line)?;
+        }
+        Ok(())
+    }
+}
+
+/// `value` and a tab; tabs and line breaks inside it (a file name could
+/// hold one) become spaces, so that every record is one line.
+fn field(line: &mut Vec<u8>, value: &[u8]) {
+    line.extend(value.iter().map(|&c| if c == b'\t' || c == b'\n' || c == b'\r' { b' ' } else { c }));
+    line.push(b'\t');
+}
+
+/// The record's name: its header up to the first space or tab.
+fn record_name(header: &[u8]) -> &[u8] {
+    let end = header.iter().position(|&c| c == b' ' || c == b'\t').unwrap_or(header.len());
+    &header[..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assign::BestHit;
+
+    #[test]
+    fn one_line_per_record_with_1_based_coordinates() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.tsv").to_string_lossy().into_owned();
+        let rep = DemuxReport { path: path.clone(), output_names: vec!["s".into(), "unassigned".into(), "ambiguous".into()], pattern_names: vec!["bc1".into(), "bc2".into()] };
+        let mut b = Batch { first: 4, ..Default::default() };
+        for h in [&b"r5 desc"[..], b"r6", b"r7\tx"] {
+            b.header.push(h);
+            b.seq.push(b"A");
+            b.raw.push(b">x\nA\n");
+        }
+        let hit = |pattern, cost, minus| Some(BestHit { cost, pattern, start: 9, end: 29, minus, sample: pattern });
+        let best = [Best { hit: hit(1, 2, true), other_cost: None, missing: false }, Best::default(), Best { hit: hit(0, 1, false), other_cost: Some(1), missing: false }];
+        let route = [(0, Some(1)), (1, None), (2, None)];
+        let mut out = writer::Output::create(&path, false, 1024).unwrap();
+        out.write_all(HEADER).unwrap();
+        rep.write(&mut out, "in\tput.fq", &b, &best, &route, 0).unwrap();
+        out.commit().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(
+            text,
+            "file\trecord\tname\toutput\tpattern\tpattern_name\tcost\tstart\tend\tstrand\tother_cost\tstatus\n\
+             in put.fq\t5\tr5\ts\t2\tbc2\t2\t10\t29\t-\tNA\tassigned\n\
+             in put.fq\t6\tr6\tunassigned\tNA\tNA\tNA\tNA\tNA\tNA\tNA\tunassigned\n\
+             in put.fq\t7\tr7\tambiguous\t1\tbc1\t1\t10\t29\t+\t1\tambiguous\n"
+        );
+    }
+}
