@@ -20,6 +20,10 @@
 # the site must build without warnings.
 
 stopifnot(file.exists("_pkgdown.yml"), file.exists("DESCRIPTION"))
+root <- normalizePath(".")
+# --pages-only: only the benchmark pages and the home page's links, on a
+# site pkgdown has built already (for working on them)
+pages_only <- "--pages-only" %in% commandArgs(trailingOnly = TRUE)
 for (p in c("pkgdown", "xml2")) {
   if (!requireNamespace(p, quietly = TRUE)) {
     stop("make site needs the R package ", p, " (Debian: r-cran-", p, "; `make setup`)")
@@ -32,26 +36,31 @@ if (inst != src_version) {
   stop("the installed ducksassy is ", inst, ", the source is ", src_version, ": run `make install` first")
 }
 
+# No network: pkgdown would otherwise ask CRAN and Bioconductor whether the
+# package is published there (for a sidebar link), and fail offline.
+options(pkgdown.internet = FALSE)
+
 warnings_seen <- character()
 keep_warning <- function(w) {
   warnings_seen <<- c(warnings_seen, conditionMessage(w))
 }
 
-withCallingHandlers({
-  pkg <- pkgdown::as_pkgdown(".")
+if (!pages_only) withCallingHandlers({
+  pkg <- pkgdown::as_pkgdown(root)
   pkgdown::check_pkgdown(pkg)
   pkgdown::build_site(pkg, install = FALSE, new_process = FALSE, devel = FALSE,
                       preview = FALSE)
 }, warning = keep_warning)
+setwd(root)
 
 # --- the benchmark reports -------------------------------------------------
 # benchmarks/README.md is the index; each NAME.md becomes NAME.html next to
 # it, with links between reports (NAME.md) pointed at the pages, and the
 # figures (benchmarks/figures, benchmarks/*_files) copied.
-pkg <- pkgdown::as_pkgdown(".")
+pkg <- pkgdown::as_pkgdown(root)
 dst <- file.path(pkg$dst_path, "benchmarks")
 dir.create(dst, showWarnings = FALSE, recursive = TRUE)
-reports <- list.files("benchmarks", pattern = "\\.md$", full.names = TRUE)
+reports <- list.files(file.path(root, "benchmarks"), pattern = "\\.md$", full.names = TRUE)
 report_page <- function(md) {
   name <- sub("\\.md$", "", basename(md))
   out <- if (name == "README") "index" else name
@@ -84,8 +93,8 @@ report_page <- function(md) {
 withCallingHandlers({
   for (md in reports) report_page(md)
 }, warning = keep_warning)
-for (d in c(file.path("benchmarks", "figures"),
-            list.files("benchmarks", pattern = "_files$", full.names = TRUE))) {
+for (d in c(file.path(root, "benchmarks", "figures"),
+            list.files(file.path(root, "benchmarks"), pattern = "_files$", full.names = TRUE))) {
   if (dir.exists(d)) file.copy(d, dst, recursive = TRUE, overwrite = TRUE)
 }
 cat("Wrote", length(reports), "benchmark pages to", dst, "\n")

@@ -63,7 +63,6 @@ rendered <- function(page) {
 }
 title_of <- function(html) xml2::xml_text(xml2::xml_find_first(html, "//title"))
 
-pkg_title <- read.dcf(file.path(dirname(docs), "DESCRIPTION"), fields = "Title")[[1]]
 pages <- list(
   list(page = "index.html", title = "ducksassy", heading = "ducksassy"),
   list(page = "articles/crispr.html", title = "CRISPR off-targets and GRanges",
@@ -135,6 +134,14 @@ for (f in html_files) {
   nodes <- xml2::xml_find_all(html, "//a[@href] | //link[@href] | //img[@src] | //script[@src] | //source[@src]")
   refs <- ifelse(is.na(xml2::xml_attr(nodes, "href")), xml2::xml_attr(nodes, "src"), xml2::xml_attr(nodes, "href"))
   refs <- unique(refs[!is.na(refs)])
+  # file:// URLs (Debian's rmarkdown points MathJax at /usr/share/javascript)
+  # must exist on this machine
+  for (r in refs[startsWith(refs, "file://")]) {
+    checked <- checked + 1L
+    if (!file.exists(utils::URLdecode(sub("^file://", "", sub("[?#].*$", "", r))))) {
+      broken <- c(broken, sprintf("%s: %s", f, r))
+    }
+  }
   external <- grepl("^[a-zA-Z][a-zA-Z0-9+.-]*:", refs) | startsWith(refs, "//")
   for (r in refs[!external]) {
     target <- sub("[?#].*$", "", r)
