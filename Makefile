@@ -4,7 +4,7 @@
 #   make test   cargo test of the Rust core, R CMD build + R CMD check
 #               (fails on any ERROR or WARNING), then make memcheck (valgrind;
 #               fails on an invalid access or a definite leak in our code)
-# Others: setup, document, install, check, build, wrappers, readme,
+# Others: setup, document, install, check, build, wrappers, readme, site,
 # benchmarks, clean.
 #
 # The package builds one Rust library per SIMD backend (scalar, avx2, avx512
@@ -24,7 +24,7 @@ NPROC := $(shell nproc 2>/dev/null || echo 2)
 RUST_DIR := src/rust
 
 .PHONY: all setup document install demo test rust-vendor rust-test build \
-        check wrappers readme benchmarks memcheck clean distclean
+        check wrappers readme site site-check benchmarks memcheck clean distclean
 
 all: install
 
@@ -108,6 +108,22 @@ readme: install
 	$(RSCRIPT) -e 'rmarkdown::render("README.Rmd", quiet = TRUE)'
 	rm -f README.html
 
+# The pkgdown site in docs/ (not committed): reference, articles
+# (vignettes/ and vignettes/articles/), NEWS and the benchmark reports, built
+# from the installed package (tools/build-site.R; fails on any warning), then
+# checked in headless Chromium (tools/check-site.R: titles, the reference
+# index, no broken local link or image; screenshots in $(SITE_SHOTS)).
+# Not part of make test: CI stays under its time limit without it.
+SITE_SHOTS ?= /tmp/ducksassy-site-screenshots
+site: install
+	bash tools/setup --site
+	rm -rf docs
+	$(RSCRIPT) tools/build-site.R
+	$(MAKE) site-check
+
+site-check:
+	$(RSCRIPT) tools/check-site.R --docs=docs --screenshots=$(SITE_SHOTS)
+
 # valgrind memcheck of the core's tests and a search from R (an AVX2 build:
 # valgrind cannot run AVX-512); fails on invalid access or a definite leak.
 memcheck: setup rust-vendor
@@ -122,7 +138,7 @@ benchmarks: install
 
 clean:
 	rm -rf $(PKG).Rcheck $(PKG)_*.tar.gz src/*.o src/*.so src/Makevars \
-	  $(RUST_DIR)/target $(RUST_DIR)/cargo-home README.html
+	  $(RUST_DIR)/target $(RUST_DIR)/cargo-home README.html docs
 
 # also the unpacked crates and the cargo source replacement
 distclean: clean

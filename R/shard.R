@@ -103,12 +103,15 @@
 #' @aliases ducksassy_sharding
 #' @seealso The vignette's section "Scaling out";
 #'   [BiocParallel::SnowParam()], [BiocParallel::BatchtoolsParam()].
-#' @examplesIf requireNamespace("BiocParallel", quietly = TRUE) && interactive()
+#' @examplesIf requireNamespace("BiocParallel", quietly = TRUE)
 #' reads <- system.file("extdata", "lambda_reads_1.fq.gz", package = "ducksassy")
-#' bp <- BiocParallel::SnowParam(workers = 2)
-#' # one file, two record ranges, one per worker, searched on 1 thread each
+#' # one file, two record ranges of 100 records, searched one after the other
+#' # here; BiocParallel::SnowParam(workers = 2) would search them in two
+#' # R processes
+#' op <- options(ducksassy.shard_records = 100)
 #' hits <- sassy_search_fastx(reads, "GACGCTCAGTAATGTGACGA", k = 2,
-#'   threads = 1, BPPARAM = bp)
+#'   BPPARAM = BiocParallel::SerialParam())
+#' options(op)
 #' identical(hits, sassy_search_fastx(reads, "GACGCTCAGTAATGTGACGA", k = 2))
 NULL
 

@@ -3,7 +3,7 @@
 # package root). Every number is read from benchmarks/data/*.csv and the
 # receipts; a report whose data is missing is left out.
 
-readme_benchmarks <- function(dir = "benchmarks") {
+readme_benchmarks <- function(dir = "benchmarks", href = function(name) sprintf("benchmarks/%s.md", name)) {
   source(file.path(dir, "report_helpers.R"), local = TRUE) # paired()
   rd <- function(name) {
     p <- file.path(dir, "data", paste0(name, ".csv"))
@@ -17,7 +17,7 @@ readme_benchmarks <- function(dir = "benchmarks") {
     stats::aggregate(stats::as.formula(paste(value, "~", paste(by, collapse = "+"))), df, stats::median)
   }
   f <- function(x, d = 2) formatC(x, digits = d, format = "f", big.mark = ",")
-  link <- function(name, text = name) sprintf("[%s](benchmarks/%s.md)", text, name)
+  link <- function(name, text = name) sprintf("[%s](%s)", text, href(name))
   out <- character()
 
   r <- rc("scaling")
@@ -207,6 +207,104 @@ readme_benchmarks <- function(dir = "benchmarks") {
     out <- c(out, sprintf("- **Memory** (%s): %s.", link("memory"), paste(parts, collapse = "; ")))
   }
   out
+}
+
+#' The README's short table of headline figures, as markdown lines: one row
+#' per question, each figure read from benchmarks/data/*.csv (the same
+#' arithmetic as readme_benchmarks(), whose longer list the "How it works"
+#' article shows). A report whose data is missing gives no row.
+readme_headline <- function(dir = "benchmarks", href = function(name) sprintf("benchmarks/%s.md", name),
+                            index = "benchmarks/README.md") {
+  source(file.path(dir, "report_helpers.R"), local = TRUE) # paired()
+  rd <- function(name) {
+    p <- file.path(dir, "data", paste0(name, ".csv"))
+    if (file.exists(p)) utils::read.csv(p, stringsAsFactors = FALSE) else NULL
+  }
+  med <- function(df, by, value) {
+    stats::aggregate(stats::as.formula(paste(value, "~", paste(by, collapse = "+"))), df, stats::median)
+  }
+  f <- function(x, d = 2) formatC(x, digits = d, format = "f", big.mark = ",")
+  n <- function(x) formatC(x, format = "d", big.mark = ",")
+  link <- function(name) sprintf("[%s](%s)", name, href(name))
+  rows <- character()
+  row <- function(what, figure, report) rows <<- c(rows, sprintf("| %s | %s | %s |", what, figure, link(report)))
+
+  pe <- rd("peers")
+  ag <- rd("peers_agreement")
+  if (!is.null(pe)) {
+    m <- med(pe, c("dataset", "k", "comparison", "tool", "threads"), "seconds")
+    ds <- m[m$tool == "ducksassy" & m$threads == 1, ]
+    m <- merge(m[m$tool != "ducksassy", ], ds[, c("dataset", "k", "comparison", "seconds")],
+               by = c("dataset", "k", "comparison"), suffixes = c("", "_ds"))
+    r <- m$seconds / m$seconds_ds
+    rng <- function(tool) paste0(f(min(r[m$tool == tool]), 0), "-", f(max(r[m$tool == tool]), 0), " times as fast")
+    row(sprintf("Approximate search of real reads and promoters (k = %s, one thread) against Biostrings `vcountPattern(with.indels = TRUE)` / `agrepl()`",
+                paste(sort(unique(pe$k)), collapse = ", ")),
+        sprintf("%s / %s%s", rng("Biostrings"), rng("agrepl"),
+                if (!is.null(ag)) sprintf("; same records found in %d of %d comparisons", sum(ag$only_ducksassy == 0 & ag$only_peer == 0), nrow(ag)) else ""),
+        "peers")
+  }
+
+  bc <- rd("barcodes")
+  acc <- rd("barcodes_accuracy")
+  if (!is.null(bc) && !is.null(acc)) {
+    x <- merge(bc[bc$path == "cutadapt_subset", c("rep", "seconds_per_read")],
+               bc[bc$path == "demux_threads1", c("rep", "seconds_per_read")], by = "rep")
+    dm <- acc[acc$method == "demux" & acc$set == "all", ][1, ]
+    row(sprintf("Demultiplexing %s ONT-like reads by 96 barcodes (k = 3, one thread) against cutadapt",
+                n(unique(bc$records[bc$path == "r_search"]))),
+        sprintf("%s times as fast per read; %s of %s barcoded reads right, %s wrong",
+                f(stats::median(x[[2]] / x[[3]]), 0), n(dm$correct), n(dm$barcoded), n(dm$wrong)),
+        "barcodes")
+  }
+
+  ov <- rd("overhead")
+  if (!is.null(ov)) {
+    m <- med(ov, c("workload", "path", "threads"), "seconds")
+    g <- function(p) m$seconds[m$workload == "dna" & m$path == p & m$threads == 1]
+    row(sprintf("`sassy_search()` from R on %s reads of 256 bases (20-mer, k = 2, one thread) against a Rust loop calling sassy per read",
+                n(unique(ov$records[ov$workload == "dna"]))),
+        sprintf("%s times the time", f(g("r_search") / g("sassy_direct"))),
+        "overhead")
+  }
+
+  ln <- rd("overhead_lanes")
+  if (!is.null(ln)) {
+    m <- med(ln, c("workload", "length", "path"), "cpu_seconds")
+    sw <- m[m$workload == "sweep" & m$path == "lanes" & m$length == 150, ]
+    recs <- unique(ln$records[ln$workload == "sweep" & ln$length == 150])
+    if (nrow(sw) == 1L && length(recs) == 1L) {
+      row("Counting a 20-mer (k = 2, both strands) in 150-base reads",
+          sprintf("%s MB of reads per CPU second", f(recs * 150 / 1e6 / sw$cpu_seconds, 0)),
+          "overhead")
+    }
+  }
+
+  sc <- rd("scaling")
+  if (!is.null(sc)) {
+    m <- med(sc, c("workload", "threads"), "seconds")
+    top <- max(m$threads)
+    s1 <- m[m$threads == 1, ]
+    st <- m[m$threads == top, ][match(s1$workload, m$workload[m$threads == top]), ]
+    sp <- s1$seconds / st$seconds
+    row(sprintf("%d threads against one (reads, a genome)", top),
+        sprintf("%s-%s times as fast", f(min(sp)), f(max(sp))), "scaling")
+  }
+
+  fx <- rd("fastx_memory")
+  if (!is.null(fx) && any(fx$label == "4x")) {
+    row("Peak memory of a FASTQ count, 4 times the reads",
+        sprintf("%s times the memory", f(fx$ratio_to_1x[fx$label == "4x"])), "memory")
+  }
+
+  if (!length(rows)) return(character())
+  sc_r <- file.path(dir, "data", "scaling_receipt.json")
+  machine <- if (file.exists(sc_r)) {
+    r <- jsonlite::read_json(sc_r, simplifyVector = TRUE)
+    sprintf(" Measured on %s (%d cores), SIMD backend `%s`.", r$cpu_model, as.integer(r$cores), r$simd_in_use)
+  } else ""
+  c(sprintf("Headline figures from the reports in [`benchmarks/`](%s), each read from its CSV.%s", index, machine),
+    "", "| question | result | report |", "|---|---|---|", rows)
 }
 
 #' Render README.Rmd into a temporary directory and copy only the part
