@@ -20,24 +20,24 @@
 # reads, those assigned; a confusion table (truth x call) per method; the
 # seconds of each run (one run, not a timing benchmark; load in the receipt).
 #
-#   Rscript benchmarks/kits.R [--reads=0] [--ends=250] [--error_rate=0.25]
+#   Rscript benchmarks/kits.R [--reads=0] [--ends=250] [--error_rate=0]
 #     [--threads=1] [--install_qcat=true]
 #   --reads=n: only the first n reads of each file (0: all); a smoke run:
-#   --reads=50.
+#   --reads=50. --error_rate: the kit's (0: sassy_kit()'s default).
 #
 # Writes benchmarks/data/kits_accuracy.csv, kits_confusion.csv, kits_calls.csv
 # (every read's call by every method) and kits_receipt.json.
 
 source("benchmarks/common.R")
 args <- bench_args(list(
-  reads = 0L, ends = 250L, error_rate = 0.25, threads = 1L, install_qcat = TRUE
+  reads = 0L, ends = 250L, error_rate = 0, threads = 1L, install_qcat = TRUE
 ))
 load_before <- load_average()
 
 # ---- setup: qcat and its example reads --------------------------------------
 need <- c(qcat = "qcat", "qcat-examples" = "qcat-examples")
 have_pkg <- function(p) {
-  identical(suppressWarnings(system2("dpkg-query", c("-W", "-f=${Status}", p),
+  identical(suppressWarnings(system2("dpkg-query", c("-W", shQuote("-f=${Status}"), p),
     stdout = TRUE, stderr = FALSE)), "install ok installed")
 }
 missing_pkgs <- Filter(Negate(have_pkg), need)
@@ -56,19 +56,18 @@ example_file <- function(name) {
   if (!file.exists(hit[[1]])) stop("no ", name, ": apt-get install qcat-examples")
   hit[[1]]
 }
-qcat_version <- tryCatch(system2("dpkg-query", c("-W", "-f=${Version}", "qcat"), stdout = TRUE),
+qcat_version <- tryCatch(system2("dpkg-query", c("-W", shQuote("-f=${Version}"), "qcat"), stdout = TRUE),
   error = function(e) NA_character_)
 
 # ---- the reads --------------------------------------------------------------
 inputs <- c(barcoded = example_file("barcode_1k.fastq.gz"), none = example_file("nobarcode_1k.fastq.gz"))
-if (args$reads > 0L) {
-  inputs <- vapply(names(inputs), function(w) {
-    r <- sassy_read_fastx(inputs[[w]], n_max = args$reads)
-    out <- bench_cache(sprintf("kits-%s-%d.fastq", w, args$reads))
-    writeLines(paste0("@", r$name, " ", r$description, "\n", r$sequence, "\n+\n", r$quality), out)
-    out
-  }, "")
-}
+# plain FASTQ (qcat does not read gzip), the first --reads of each file
+inputs <- vapply(names(inputs), function(w) {
+  r <- sassy_read_fastx(inputs[[w]], n_max = if (args$reads > 0L) args$reads else Inf)
+  out <- bench_cache(sprintf("kits-%s-%d.fastq", w, args$reads))
+  writeLines(paste0("@", r$name, " ", r$description, "\n", r$sequence, "\n+\n", r$quality), out)
+  out
+}, "")
 truth_of <- function(path) {
   r <- sassy_read_fastx(path)
   n <- suppressWarnings(as.integer(sub(".*truebc=([0-9]+).*", "\\1", r$description)))
@@ -81,7 +80,7 @@ reads <- rbind(
 )
 
 # ---- the methods ------------------------------------------------------------
-kit <- sassy_kit("SQK-RBK001", error_rate = args$error_rate)
+kit <- if (args$error_rate > 0) sassy_kit("SQK-RBK001", error_rate = args$error_rate) else sassy_kit("SQK-RBK001")
 kit_k <- ducksassy:::as_search_patterns(kit)$k
 bare <- ducksassy:::set_patterns(sassy_barcodes(stats::setNames(kit$barcode, kit$name)))
 
@@ -98,7 +97,9 @@ qcat <- function() {
     out <- tempfile(fileext = ".tsv")
     status <- system2("qcat", c("-f", path, "-k", "RBK001", "--tsv"), stdout = out, stderr = FALSE)
     if (status != 0) stop("qcat failed on ", path)
-    utils::read.delim(out, stringsAsFactors = FALSE, colClasses = "character")
+    q <- utils::read.delim(out, stringsAsFactors = FALSE, colClasses = "character")
+    if (!nrow(q)) stop("qcat called no read of ", path)
+    q
   }
   t <- timed(function() do.call(rbind, lapply(unname(inputs), run)))
   q <- t$value
@@ -150,6 +151,8 @@ write_csv(acc, "kits_accuracy")
 write_csv(conf, "kits_confusion")
 write_csv(calls, "kits_calls")
 write_receipt("kits", args, load_before = load_before, extra = list(
+  kit_error_rate = attr(kit, "error_rate"),
+  kit_pattern_length = max(nchar(ducksassy:::set_patterns(kit))),
   qcat = qcat_version,
   qcat_command = "qcat -f <reads> -k RBK001 --tsv",
   kit_default_k = kit_k,

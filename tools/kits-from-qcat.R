@@ -49,7 +49,7 @@ if (!requireNamespace("yaml", quietly = TRUE)) stop("needs the R package yaml")
 if (!dir.exists(folder)) stop("no qcat kit folder at ", folder, " (apt-get install qcat)")
 
 version <- tryCatch(
-  system2("dpkg-query", c("-W", "-f=${Version}", "qcat"), stdout = TRUE, stderr = FALSE),
+  system2("dpkg-query", c("-W", shQuote("-f=${Version}"), "qcat"), stdout = TRUE, stderr = FALSE),
   error = function(e) character(), warning = function(w) character()
 )
 version <- if (length(version) == 1L && nzchar(version)) paste0("qcat ", version, " (Debian)") else "qcat"
