@@ -356,7 +356,9 @@ edit_distance <- function(a, b) {
 #' @noRd
 default_set_k <- function(set) {
   n <- nchar(set_patterns(set))
-  k <- ceiling(attr(set, "error_rate") * max(n))
+  # a set cut with `[` may have lost its attributes: the default rate
+  rate <- attr(set, "error_rate") %||% 0.27
+  k <- ceiling(rate * max(n))
   as.integer(max(0, min(k, min(n) - 1L)))
 }
 
