@@ -224,6 +224,15 @@ sassy_barcodes <- function(barcodes, flank5 = "", flank3 = "",
     !all(ends %in% c("both", "front", "rear"))) {
     abort_scalar("ends", paste0("\"both\", \"front\" or \"rear\", one for all barcodes or one per barcode (", n, ")"), ends, call)
   }
+  letters_ok <- function(x) grepl("^[ACGTURYSWKMBDHVN]*$", x)
+  for (arg in c("barcodes", "flank5", "flank3")) {
+    x <- toupper(switch(arg, barcodes = barcodes, flank5 = flank5, flank3 = flank3))
+    bad <- which(!letters_ok(x))
+    if (length(bad)) {
+      abort_value(arg, paste0("`", arg, "` must be DNA or IUPAC letters (A, C, G, T, U, R, Y, S, W, K, M, B, D, H, V, N)."),
+        x[[bad[[1L]]]], call)
+    }
+  }
   nm <- names(barcodes)
   new_barcodes(
     if (is.null(nm)) rep(NA_character_, n) else nm, toupper(unname(barcodes)),
@@ -328,6 +337,9 @@ match_kit <- function(n, kits) {
 
 # The kits whose names are closest to a wrong one.
 close_kits <- function(n, kits) {
+  if (nchar(n, type = "bytes") > 40L) {
+    return(character())
+  }
   bare <- sub("^[A-Z]{3}-", "", toupper(kits))
   d <- pmin(
     vapply(toupper(kits), edit_distance, 0, toupper(n)),
