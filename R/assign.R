@@ -51,6 +51,18 @@
 #' Each end searched with `ends` is a text of its own, as in
 #' [sassy_search()]: hits are in the coordinates of the whole record.
 #'
+#' @section Barcode sets and kits:
+#' `patterns` may be a barcode set ([sassy_kit()], [sassy_barcodes()]):
+#' each barcode is then searched with its flanks as one pattern named by the
+#' barcode, `k` defaults from the set's layout when not given (see
+#' [sassy_kits()], *The default k*), and the result has the column
+#' `barcode_cost`, the edits that fall on the barcode itself.
+#'
+#' @param patterns As in [sassy_search()], or a barcode set of
+#'   [sassy_kit()] or [sassy_barcodes()].
+#' @param k As in [sassy_search()]; with a barcode set and no `k`, the
+#'   set's default (see [sassy_kits()]).
+#'
 #' @inheritParams sassy_search
 #' @param margin How close the runner-up must come for a record to be
 #'   `"ambiguous"`: a whole number >= 0 (see *The rule*).
@@ -72,6 +84,9 @@
 #'       *Samples*).}
 #'     \item{`cost`, `start`, `end`, `strand`}{Its best hit, as in
 #'       [sassy_search()] (1-based, inclusive coordinates).}
+#'     \item{`barcode_cost`}{Only with a barcode set that has flanks (not
+#'       `sassy_assign_table()`): the edits of the best hit on the barcode's
+#'       letters, apart from the flanks'.}
 #'     \item{`other_cost`}{The lowest cost of another sample's hit.}
 #'     \item{`status`}{A factor with levels `"assigned"`, `"ambiguous"` and
 #'       `"unassigned"`.}
@@ -134,6 +149,9 @@ sassy_assign_table <- new_verb(
 assign_vector <- function(texts, patterns, k, alphabet, rc, all_endpoints,
                           overhang, max_n_frac, ignore_case, ends, threads,
                           indels, margin, call) {
+  sp <- as_search_patterns(patterns, given_k(k, call))
+  patterns <- sp$patterns
+  k <- sp$k
   plan <- new_search_plan(
     texts, patterns, k, alphabet, rc, all_endpoints, overhang, max_n_frac,
     ignore_case, FALSE, threads,
@@ -144,7 +162,16 @@ assign_vector <- function(texts, patterns, k, alphabet, rc, all_endpoints,
   res <- if (n == 0L) empty_assignment() else run_search(plan, "assign", call = call)
   nm <- names(plan$texts)
   out <- list(record = seq_len(n), name = if (is.null(nm)) rep(NA_character_, n) else unname(nm))
-  new_assignments(out, res, plan$patterns, n)
+  out <- new_assignments(out, res, plan$patterns, n)
+  if (needs_barcode_cost(sp$set)) {
+    hits <- sassy_search(texts, patterns, k,
+      alphabet = alphabet, rc = rc, all_endpoints = all_endpoints,
+      overhang = overhang, max_n_frac = max_n_frac, ignore_case = ignore_case,
+      cigar = TRUE, threads = threads, indels = indels, ends = ends
+    )
+    out <- with_barcode_cost(out, hits, sp$set, "record")
+  }
+  out
 }
 
 #' The work of sassy_assign_fastx()
@@ -153,10 +180,14 @@ assign_fastx <- function(paths, patterns, k, args, BPPARAM, margin, call) {
   paths <- check_fastx_paths(paths, "paths", call = call, hint = function() {
     swapped_hint(patterns, is_file, "sassy_assign_fastx", "paths")
   })
+  sp <- as_search_patterns(patterns, given_k(k, call))
+  patterns <- sp$patterns
+  k <- sp$k
   plan <- new_verb_plan("assign", patterns, k, args, call)
   plan$margin <- check_margin(margin, call = call)
   if (!is.null(BPPARAM)) {
-    return(shard_fastx(paths, plan, "assign", BPPARAM, call = call))
+    out <- shard_fastx(paths, plan, "assign", BPPARAM, call = call)
+    return(fastx_barcode_cost(out, paths, patterns, k, args, sp$set))
   }
   size <- fastx_batch_size(call = call)
   progress <- new_progress(fastx_label(paths), "bytes")
@@ -171,7 +202,8 @@ assign_fastx <- function(paths, patterns, k, args, BPPARAM, margin, call) {
   counts <- res$records_per_file
   n <- length(res$name)
   out <- fastx_record_columns(paths, counts, res$name)
-  new_assignments(out, res$best, plan$patterns, n)
+  out <- new_assignments(out, res$best, plan$patterns, n)
+  fastx_barcode_cost(out, paths, patterns, k, args, sp$set)
 }
 
 #' The work of sassy_assign_table()
@@ -183,6 +215,9 @@ assign_table <- function(con, table, patterns, k, column, id, args,
   if (is.null(args$threads)) {
     args$threads <- sassy_threads()
   }
+  sp <- as_search_patterns(patterns, given_k(k, call))
+  patterns <- sp$patterns
+  k <- sp$k
   plan <- new_verb_plan("assign", patterns, k, args, call)
   plan$margin <- check_margin(margin, call = call)
   out <- search_table_rows(

@@ -161,6 +161,9 @@ demultiplex_fastx <- function(paths, patterns, output, k, margin, trim, mates,
     }
   }
   args$all_endpoints <- FALSE
+  sp <- as_search_patterns(patterns, given_k(k, call))
+  patterns <- sp$patterns
+  k <- sp$k
   plan <- new_verb_plan("assign", patterns, k, args, call)
   plan$margin <- check_margin(margin, call = call)
   trim <- check_flag(trim, "trim", call = call)

@@ -372,6 +372,33 @@ bad_input_matrix <- list(
     args = list(),
     options = c(ducksassy.threads = NA)
   ),
+  sassy_kits = list(
+    args = list()
+  ),
+  sassy_kit = list(
+    args = list(name = quote("SQK-RBK001"), error_rate = quote(0.27), flank_length = quote(16L)),
+    ok = list(
+      # several kits (the same one twice is one)
+      name = "wrong_length",
+      # any number >= 0 of flank letters (more than the flanks have: all)
+      flank_length = c("number", "huge_int", "huge_double", "inf")
+    )
+  ),
+  sassy_barcodes = list(
+    args = list(
+      barcodes = quote(c(s1 = "ACGTACGT", s2 = "TTGCAATT")), flank5 = quote("GGTGCTG"),
+      flank3 = quote("TTAACCT"), ends = quote("both"), error_rate = quote(0.27)
+    ),
+    ok = list(
+      # any barcodes of IUPAC letters, one or many
+      barcodes = c("string", "long_string", "wrong_length", "matrix"),
+      # a flank of IUPAC letters, or none; one for all barcodes or one each
+      flank5 = c("string", "empty_string", "long_string", "wrong_length"),
+      flank3 = c("string", "empty_string", "long_string", "wrong_length"),
+      # one per barcode
+      ends = "wrong_length"
+    )
+  ),
   sassy_backend_info = list(
     args = list()
   ),

@@ -1,0 +1,483 @@
+# Barcode sets (issue 38): barcodes with their names, the constant flanks on
+# each side and the read ends that carry them; the published kits of
+# inst/extdata/kits.tsv (built from qcat's kit files by
+# tools/kits-from-qcat.R); and the one place, as_search_patterns(), where a
+# set becomes the named patterns and the default `k` of a search.
+
+#' Barcode sets and the published barcoding kits
+#'
+#' A barcode set holds barcodes with their names, the constant sequences
+#' that flank them in a read (`flank5` before, `flank3` after, both written
+#' 5'->3' on the strand where the barcode reads forward) and which read ends
+#' carry them. Every assign and demultiplex verb ([sassy_assign()],
+#' [sassy_assign_fastx()], [sassy_assign_table()],
+#' [sassy_demultiplex_fastx()]) takes a set in place of `patterns`. A bare
+#' named character vector still works everywhere, as a set without flanks.
+#'
+#' `sassy_kits()` lists the barcoding kits that ship with the package,
+#' `sassy_kit()` returns the set of one (or several) of them, and
+#' `sassy_barcodes()` makes a set of your own barcodes.
+#'
+#' @section How a set is searched:
+#' Each barcode is searched as one pattern: `flank5`, the barcode and
+#' `flank3` pasted together, named by the barcode's name (its sample). The
+#' flanks anchor the alignment, so a barcode read with several errors is
+#' still found, and a read without the kit's adapter has no hit. Searching
+#' the flank first and the barcodes in its window (as dorado and barbell
+#' do) needs two searches per read, and demultiplexing would have to do
+#' both in the same pass; since all barcodes of a set share their flanks,
+#' the one pattern already finds the site and tells the barcodes apart by
+#' their own letters. Where the flanks at the front and the rear of a read
+#' differ (PCR kits: a different primer at each end), the set has a row for
+#' each end under one name; both rows are searched, and their name is the
+#' read's sample.
+#'
+#' `sassy_kit()` keeps `flank_length = 16` letters of each flank next to the
+#' barcode: measured on the real reads of a rapid barcoding run
+#' (qcat-examples, 989 reads of SQK-RBK001 with known barcodes and 989
+#' without, `benchmarks/kits.Rmd`, `ends = 250`), flank + barcode + flank
+#' of 7 + 24 + 16 letters with k = 13 assigned 864 correctly, 1 wrongly and
+#' 1 read without barcode; the whole flanks (7 + 24 + 50 letters) at k = 21
+#' only 823 correctly and 3 wrongly (longer flanks need a larger `k` for
+#' their own errors, which lets more barcodes through), the bare barcodes at
+#' k = 5 about 756.
+#'
+#' The search options are those of the verb: `rc` (default `TRUE`) finds a
+#' barcode at the rear end of a read, where it reads as the reverse
+#' complement, and `ends = 250` limits the search to the first and last 250
+#' letters of each read, which is faster on long reads and gives the same
+#' answer when the barcodes are near the ends.
+#'
+#' @section The default k:
+#' When a verb is given a set and no `k`, `k` is
+#' `ceiling(error_rate * n)`, with `n` the length of the longest pattern
+#' (flank5 + barcode + flank3) of the set, but below the length of the
+#' shortest: the number of edits a pattern of `n` letters has when a
+#' fraction `error_rate` of its letters is wrong. The default `error_rate =
+#' 0.27` was chosen on the real reads above (k = 13 for 47 letters; the
+#' same rate with flanks of 20 letters, k = 14, gave 860 correct, 2 wrong);
+#' it suits nanopore reads of older chemistries, whose adapters are read
+#' with many errors; for reads of higher accuracy, a lower rate (or a `k`)
+#' keeps out more false hits. A `k` given to the verb is used as it is.
+#'
+#' @section Barcode edits:
+#' With a set that has flanks, the assign verbs add the column
+#' `barcode_cost` beside `cost`: the edits of the best hit's alignment that
+#' fall on the barcode's own letters, apart from those in the flanks. It is
+#' counted from the hit's CIGAR (a substitution or a missing pattern letter
+#' at a barcode position, an extra text letter between two of them), so
+#' [sassy_assign()] and [sassy_assign_fastx()] search the records a second
+#' time, with CIGARs, for the hits they assigned. The margin rule compares
+#' the whole patterns' costs; since all barcodes of a set have the same
+#' flanks, two barcodes' costs at one site differ by what their barcodes
+#' differ by.
+#'
+#' @section The kits and their sources:
+#' The sequences are facts published by Oxford Nanopore, taken from the kit
+#' files of qcat (ONT's demultiplexer, MPL-2.0, Debian package `qcat`
+#' 1.1.0) by `tools/kits-from-qcat.R`, which rebuilds the table
+#' (`inst/extdata/kits.tsv`); its `source` column names the files of each
+#' row. qcat's 5' template is the adapter at the start of a read, its 3'
+#' template that at the end of a read (reverse complemented), each with the
+#' barcode as a run of N; the letters before and after the run are the
+#' flanks. Where the two templates agree (native kits), a barcode has one
+#' row with `ends = "both"` and the longer flanks; where they differ (PCR
+#' kits), one row for each end; qcat's files without 5'/3' (rapid kits) are
+#' read starts, `ends = "front"`. The 16S kits' 27F primer has two forms in
+#' qcat (`_5p_a`, `_5p_c`); the flank holds the IUPAC code of both (`M`).
+#' Kits: EXP-NBD103, EXP-NBD104, EXP-NBD114 (native, barcodes 1-12 and
+#' 13-24), SQK-RBK001, SQK-RBK004, VSK-VMK001 (rapid), SQK-RPB004,
+#' SQK-RLB001 (rapid PCR), EXP-PBC001, EXP-PBC096, SQK-PBK004, SQK-LWB001
+#' (PCR), SQK-RAB204, SQK-RAB214 (16S, barcodes 1-12 and 13-24, each in
+#' both orientations, as qcat lists them). Not included: SQK-NBD114-96
+#' (Kit 14), whose barcodes 25-96 are in no Debian package (its barcodes
+#' 1-24 are those of `sassy_kit(c("EXP-NBD104", "EXP-NBD114"))`), and
+#' qcat's dual-barcode layout.
+#'
+#' @param name Kit names, as `sassy_kits()$kit` lists them
+#'   (`"SQK-RBK001"`), or without the prefix (`"RBK001"`), in any case.
+#'   Several names give one set of all their barcodes.
+#' @param barcodes A character vector of barcodes (DNA or IUPAC letters),
+#'   or a Biostrings `DNAStringSet`; their names are the samples'.
+#' @param flank5,flank3 The constant sequence before (5') and after (3')
+#'   each barcode, on the strand where the barcode reads forward: one string
+#'   for all barcodes, or one per barcode; `""` (default) for none.
+#' @param ends Which read ends carry each barcode: `"both"` (default),
+#'   `"front"` or `"rear"`; one for all, or one per barcode.
+#' @param error_rate The fraction of letters of a pattern that may be wrong,
+#'   for the default `k` (see *The default k*): a number in `[0, 1)`.
+#' @param flank_length How many letters of each flank, next to the barcode,
+#'   the set keeps (and the search uses); `Inf` for the whole flanks of the
+#'   table (see *How a set is searched*).
+#' @return `sassy_kits()`: a data frame with one row per kit: `kit`,
+#'   `barcodes` (the number of barcode names), `ends` (the ends of its rows),
+#'   `flank5_length`, `flank3_length` (the longest flanks), `qcat_kit` (its
+#'   name in qcat, `-k`) and `source`.
+#'
+#'   `sassy_kit()` and `sassy_barcodes()`: a barcode set, a data frame of
+#'   class `ducksassy_barcodes` with one row per barcode (per end where the
+#'   flanks differ): `name`, `barcode`, `flank5`, `flank3`, `ends`; the
+#'   attributes `error_rate` and `kit`.
+#' @export
+#' @examples
+#' sassy_kits()
+#' kit <- sassy_kit("RBK001")
+#' kit
+#'
+#' # your own barcodes, with the sequences around them
+#' set <- sassy_barcodes(
+#'   c(s1 = "ACGTACGTACGTAC", s2 = "TTGCAATTGCAATT"),
+#'   flank5 = "GGTGCTG", flank3 = "TTAACCT"
+#' )
+#' set
+#' reads <- c(
+#'   r1 = paste0("CCCCC", "GGTGCTG", "ACGTACGAACGTAC", "TTAACCT", "GGGGGGGGGG"),
+#'   r2 = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+#' )
+#' sassy_assign(reads, set)
+sassy_kits <- function() {
+  tab <- kit_table()
+  kits <- unique(tab$kit)
+  rows <- lapply(kits, function(k) {
+    r <- tab[tab$kit == k, , drop = FALSE]
+    data.frame(
+      kit = k,
+      barcodes = length(unique(r$barcode)),
+      ends = paste(unique(r$ends), collapse = ", "),
+      flank5_length = max(nchar(r$flank5)),
+      flank3_length = max(nchar(r$flank3)),
+      qcat_kit = r$qcat_kit[[1L]],
+      source = paste(unique(r$source), collapse = "; "),
+      stringsAsFactors = FALSE
+    )
+  })
+  do.call(rbind, rows)
+}
+
+#' @rdname sassy_kits
+#' @export
+sassy_kit <- function(name, error_rate = 0.27, flank_length = 16L) {
+  call <- rlang::current_env()
+  if (!is.character(name) || length(name) == 0L || anyNA(name) || any(name == "")) {
+    abort_scalar("name", "one or more kit names, as `sassy_kits()$kit` lists them", name, call)
+  }
+  tab <- kit_table()
+  kits <- unique(tab$kit)
+  found <- vapply(name, function(n) match_kit(n, kits), "")
+  bad <- is.na(found)
+  if (any(bad)) {
+    n <- name[bad][[1L]]
+    close <- close_kits(n, kits)
+    ducksassy_abort(
+      c(
+        paste0("`name` must be a kit of `sassy_kits()`; there is no kit ", format_value(n), "."),
+        if (length(close)) c(i = paste0("Did you mean ", or_list(paste0("\"", close, "\"")), "?")),
+        if (grepl("NBD114.?96", toupper(n))) {
+          c(i = "SQK-NBD114-96's barcodes 25-96 are not included; its barcodes 1-24 are `sassy_kit(c(\"EXP-NBD104\", \"EXP-NBD114\"))`.")
+        },
+        i = "`sassy_barcodes()` makes a set of other barcodes."
+      ),
+      class = c("ducksassy_kit_error", "ducksassy_input_error"),
+      arg = "name", value = n, call = call
+    )
+  }
+  found <- unique(found)
+  rows <- tab[tab$kit %in% found, , drop = FALSE]
+  rows <- rows[order(match(rows$kit, found)), , drop = FALSE]
+  if (!is.numeric(flank_length) || length(flank_length) != 1L || is.na(flank_length) || flank_length < 0) {
+    abort_scalar("flank_length", "a single number >= 0 (`Inf` for the whole flanks)", flank_length, call)
+  }
+  # the letters of each flank next to the barcode
+  keep <- function(x, from_end) {
+    n <- nchar(x)
+    if (from_end) substring(x, pmax(1, n - pmin(n, flank_length) + 1)) else substr(x, 1L, pmin(n, flank_length))
+  }
+  new_barcodes(
+    rows$barcode, rows$sequence, keep(rows$flank5, TRUE), keep(rows$flank3, FALSE), rows$ends,
+    check_error_rate(error_rate, call), kit = found
+  )
+}
+
+#' @rdname sassy_kits
+#' @export
+sassy_barcodes <- function(barcodes, flank5 = "", flank3 = "",
+                           ends = c("both", "front", "rear"),
+                           error_rate = 0.27) {
+  call <- rlang::current_env()
+  barcodes <- as_texts(barcodes, "barcodes", call = call)
+  if (length(barcodes) == 0L || anyNA(barcodes) || any(barcodes == "")) {
+    abort_scalar("barcodes", "a character vector of one or more barcodes, none `NA` or empty", barcodes, call)
+  }
+  n <- length(barcodes)
+  per_barcode <- function(x, arg) {
+    if (!is.character(x) || anyNA(x) || !length(x) %in% c(1L, n)) {
+      abort_scalar(arg, paste0("a string, or one per barcode (", n, "), none `NA`"), x, call)
+    }
+    rep_len(toupper(x), n)
+  }
+  flank5 <- per_barcode(flank5, "flank5")
+  flank3 <- per_barcode(flank3, "flank3")
+  if (missing(ends)) {
+    ends <- "both"
+  }
+  if (!is.character(ends) || !length(ends) %in% c(1L, n) || anyNA(ends) ||
+    !all(ends %in% c("both", "front", "rear"))) {
+    abort_scalar("ends", paste0("\"both\", \"front\" or \"rear\", one for all barcodes or one per barcode (", n, ")"), ends, call)
+  }
+  letters_ok <- function(x) grepl("^[ACGTURYSWKMBDHVN]*$", x)
+  for (arg in c("barcodes", "flank5", "flank3")) {
+    x <- toupper(switch(arg, barcodes = barcodes, flank5 = flank5, flank3 = flank3))
+    bad <- which(!letters_ok(x))
+    if (length(bad)) {
+      abort_value(arg, paste0("`", arg, "` must be DNA or IUPAC letters (A, C, G, T, U, R, Y, S, W, K, M, B, D, H, V, N)."),
+        x[[bad[[1L]]]], call)
+    }
+  }
+  nm <- names(barcodes)
+  new_barcodes(
+    if (is.null(nm)) rep(NA_character_, n) else nm, toupper(unname(barcodes)),
+    flank5, flank3, rep_len(ends, n), check_error_rate(error_rate, call)
+  )
+}
+
+#' @rdname sassy_kits
+#' @param x A barcode set.
+#' @param ... Not used.
+#' @method print ducksassy_barcodes
+#' @export
+print.ducksassy_barcodes <- function(x, ...) {
+  n <- length(unique(x$name))
+  what <- attr(x, "kit")
+  cat(
+    "<ducksassy_barcodes> ", n, " barcode", if (n != 1L) "s",
+    if (nrow(x) != n) paste0(" (", nrow(x), " rows)"),
+    if (length(what)) paste0(" of ", paste(what, collapse = ", ")),
+    "\n",
+    sep = ""
+  )
+  flanked <- any(nzchar(x$flank5) | nzchar(x$flank3))
+  cat(
+    "flanks: ", if (flanked) paste0(max(nchar(x$flank5)), " + ", max(nchar(x$flank3)), " letters") else "none",
+    "; ends: ", paste(unique(x$ends), collapse = ", "),
+    "; default k: ", default_set_k(x),
+    " (error_rate ", format(attr(x, "error_rate")), ")\n",
+    sep = ""
+  )
+  short <- function(s, w, left) {
+    long <- nchar(s) > w
+    s[long] <- if (left) paste0("...", substring(s[long], nchar(s[long]) - w + 4L)) else paste0(substr(s[long], 1L, w - 3L), "...")
+    s
+  }
+  show <- data.frame(
+    name = x$name, flank5 = short(x$flank5, 12L, TRUE), barcode = x$barcode,
+    flank3 = short(x$flank3, 12L, FALSE), ends = x$ends,
+    stringsAsFactors = FALSE
+  )
+  rows <- min(nrow(show), 10L)
+  print(show[seq_len(rows), , drop = FALSE], row.names = FALSE)
+  if (nrow(show) > rows) {
+    cat("... and", nrow(show) - rows, "more rows\n")
+  }
+  invisible(x)
+}
+
+# ---------------------------------------------------------------------------
+# Internals
+
+#' A barcode set: the data frame and its attributes
+#' @noRd
+new_barcodes <- function(name, barcode, flank5, flank3, ends, error_rate,
+                         kit = NULL) {
+  x <- data.frame(
+    name = name, barcode = barcode, flank5 = flank5, flank3 = flank3,
+    ends = ends, stringsAsFactors = FALSE
+  )
+  attr(x, "error_rate") <- error_rate
+  attr(x, "kit") <- kit
+  class(x) <- c("ducksassy_barcodes", "data.frame")
+  x
+}
+
+is_barcode_set <- function(x) inherits(x, "ducksassy_barcodes")
+
+check_error_rate <- function(error_rate, call) {
+  if (!is.numeric(error_rate) || length(error_rate) != 1L || is.na(error_rate) ||
+    error_rate < 0 || error_rate >= 1) {
+    abort_scalar("error_rate", "a single number in [0, 1)", error_rate, call)
+  }
+  as.double(error_rate)
+}
+
+# The kits' table, read once per session.
+kit_cache <- new.env(parent = emptyenv())
+kit_table <- function() {
+  if (is.null(kit_cache$table)) {
+    path <- system.file("extdata", "kits.tsv", package = "ducksassy")
+    lines <- strsplit(readLines(path), "\t", fixed = TRUE)
+    cols <- lines[[1L]]
+    body <- do.call(rbind, lines[-1L])
+    tab <- as.data.frame(body, stringsAsFactors = FALSE)
+    names(tab) <- cols
+    kit_cache$table <- tab
+  }
+  kit_cache$table
+}
+
+# A kit name as users write it: with or without the prefix (SQK-, EXP-,
+# VSK-), in any case, `_` for `-`.
+match_kit <- function(n, kits) {
+  key <- function(x) gsub("_", "-", toupper(x))
+  bare <- sub("^[A-Z]{3}-", "", key(kits))
+  i <- match(key(n), key(kits))
+  if (is.na(i)) {
+    i <- match(key(n), bare)
+  }
+  if (is.na(i)) NA_character_ else kits[[i]]
+}
+
+# The kits whose names are closest to a wrong one.
+close_kits <- function(n, kits) {
+  if (nchar(n, type = "bytes") > 40L) {
+    return(character())
+  }
+  bare <- sub("^[A-Z]{3}-", "", toupper(kits))
+  d <- pmin(
+    vapply(toupper(kits), edit_distance, 0, toupper(n)),
+    vapply(bare, edit_distance, 0, toupper(n))
+  )
+  near <- which(d <= 2)
+  kits[near[order(d[near])]][seq_len(min(3L, length(near)))]
+}
+
+# Levenshtein distance of two strings (a few kit names: no need for speed).
+edit_distance <- function(a, b) {
+  a <- strsplit(a, "")[[1L]]
+  b <- strsplit(b, "")[[1L]]
+  prev <- seq.int(0L, length(b))
+  for (i in seq_along(a)) {
+    cur <- c(i, integer(length(b)))
+    for (j in seq_along(b)) {
+      cur[[j + 1L]] <- min(prev[[j + 1L]] + 1L, cur[[j]] + 1L, prev[[j]] + (a[[i]] != b[[j]]))
+    }
+    prev <- cur
+  }
+  prev[[length(b) + 1L]]
+}
+
+#' The default k of a set (see ?sassy_kits, *The default k*)
+#' @noRd
+default_set_k <- function(set) {
+  n <- nchar(set_patterns(set))
+  # a set cut with `[` may have lost its attributes: the default rate
+  rate <- attr(set, "error_rate") %||% 0.27
+  k <- ceiling(rate * max(n))
+  as.integer(max(0, min(k, min(n) - 1L)))
+}
+
+# The set's patterns: flank5 + barcode + flank3, named by the barcodes.
+set_patterns <- function(set) {
+  p <- paste0(set$flank5, set$barcode, set$flank3)
+  nm <- set$name
+  if (all(is.na(nm))) {
+    return(p)
+  }
+  nm[is.na(nm)] <- ""
+  names(p) <- nm
+  p
+}
+
+#' Patterns, or a barcode set, as the named patterns and k of a search
+#'
+#' The one place where a barcode set becomes what the engine searches:
+#' called at the top of every assign and demultiplex verb.
+#'
+#' @param x `patterns` as the user gave it.
+#' @param k The verb's `k`; `NULL` when the user did not give one.
+#' @return A list: `patterns` (the named patterns: flank5 + barcode + flank3
+#'   for a set, `x` itself otherwise), `k` (the given one, else the set's
+#'   default, else `0L`) and `set` (the set, or `NULL`).
+#' @noRd
+as_search_patterns <- function(x, k = NULL) {
+  if (!is_barcode_set(x)) {
+    return(list(patterns = x, k = if (is.null(k)) 0L else k, set = NULL))
+  }
+  list(
+    patterns = set_patterns(x),
+    k = if (is.null(k)) default_set_k(x) else k,
+    set = x
+  )
+}
+
+#' The edits of each assigned hit that fall on the barcode's letters
+#'
+#' @param out The assignment data frame (needs `pattern`, `cost`, `start`,
+#'   `end`, `strand`, and the record keys `keys`).
+#' @param hits The hits of the same search with CIGARs (sassy_search*()).
+#' @param set The barcode set.
+#' @param keys The columns that identify a record in both.
+#' @return `out` with `barcode_cost` after `cost`.
+#' @noRd
+with_barcode_cost <- function(out, hits, set, keys) {
+  keys <- intersect(keys, names(out))
+  key <- function(d) do.call(paste, c(unname(as.list(d[c(keys, "pattern", "start", "end", "strand", "cost")])), sep = "\r"))
+  i <- match(key(out), key(hits))
+  first <- nchar(set$flank5)[out$pattern]
+  len <- nchar(set$barcode)[out$pattern]
+  bc <- barcode_edits(hits$cigar[i], first, len)
+  bc[is.na(out$pattern)] <- NA_integer_
+  at <- match("cost", names(out))
+  cols <- c(as.list(out)[seq_len(at)], list(barcode_cost = bc), as.list(out)[-seq_len(at)])
+  new_data_frame(cols, nrow(out))
+}
+
+#' Edits of pattern-direction CIGARs on the pattern letters `first + 1` to
+#' `first + len`: `X` and `I` there, `D` between two of them
+#' @noRd
+barcode_edits <- function(cigar, first, len) {
+  out <- rep(NA_integer_, length(cigar))
+  for (r in which(!is.na(cigar))) {
+    n <- as.integer(regmatches(cigar[[r]], gregexpr("[0-9]+", cigar[[r]]))[[1L]])
+    op <- regmatches(cigar[[r]], gregexpr("[=XID]", cigar[[r]]))[[1L]]
+    p <- 0L # pattern letters consumed
+    a <- first[[r]]
+    b <- a + len[[r]]
+    e <- 0L
+    for (j in seq_along(op)) {
+      if (op[[j]] == "D") {
+        if (p > a && p < b) e <- e + n[[j]]
+      } else {
+        if (op[[j]] != "=") e <- e + max(0L, min(p + n[[j]], b) - max(p, a))
+        p <- p + n[[j]]
+      }
+    }
+    out[[r]] <- e
+  }
+  out
+}
+
+# Whether the assignment gets `barcode_cost`: a set with flanks.
+needs_barcode_cost <- function(set) {
+  !is.null(set) && any(nzchar(set$flank5) | nzchar(set$flank3))
+}
+
+#' barcode_cost for sassy_assign_fastx(): the files searched again, with
+#' CIGARs, with the options of the assignment
+#' @noRd
+fastx_barcode_cost <- function(out, paths, patterns, k, args, set) {
+  if (!needs_barcode_cost(set)) {
+    return(out)
+  }
+  args$cigar <- TRUE
+  hits <- do.call(sassy_search_fastx, c(list(paths, patterns, k), args))
+  with_barcode_cost(out, hits, set, c("file", "record"))
+}
+
+#' The verb's `k`, or `NULL` when its user gave none
+#'
+#' `call` is the verb's frame (new_verb()): `missing(k)` is asked there,
+#' where `k` is a formal with a default.
+#' @noRd
+given_k <- function(k, call) {
+  not_given <- tryCatch(eval(quote(missing(k)), call), error = function(e) FALSE)
+  if (isTRUE(not_given)) NULL else k
+}
