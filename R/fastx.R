@@ -30,7 +30,8 @@
 #' read too, recognised from their content (BGZF-compressed or plain, starting
 #' with `BAM\1` when decompressed), in native code as they stream. Each
 #' record is read as the FASTQ record `samtools fastq` writes of it: the read
-#' name (no description: tags are dropped), the sequence and the qualities,
+#' name (no description: tags are dropped; no `/1` or `/2` is added for
+#' flagged mates, as with `samtools fastq -n`), the sequence and the qualities,
 #' both turned back to the read's orientation where the record is reversed
 #' (flag `0x10`); secondary and supplementary records (flags `0x100`,
 #' `0x800`) are skipped and not numbered. A record without qualities gets

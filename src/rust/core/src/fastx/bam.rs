@@ -138,16 +138,21 @@ impl<R: Read> Reader<R> {
         if size < FIXED || size > i32::MAX as usize {
             return Err(BamError::Format(format!("a record's size ({size} bytes) is impossible; the file is corrupt")));
         }
-        self.buf.clear();
         if size <= DIRECT {
-            self.buf.resize(size, 0);
-            if read_full(&mut self.inner, &mut self.buf)? < size {
+            // (grown, never shrunk: no zeroing of the buffer per record)
+            if self.buf.len() < size {
+                self.buf.resize(size, 0);
+            }
+            if read_full(&mut self.inner, &mut self.buf[..size])? < size {
                 return Err(truncated());
             }
-        } else if (&mut self.inner).take(size as u64).read_to_end(&mut self.buf)? < size {
-            return Err(truncated());
+        } else {
+            self.buf.clear();
+            if (&mut self.inner).take(size as u64).read_to_end(&mut self.buf)? < size {
+                return Err(truncated());
+            }
         }
-        parse_record(&self.buf).map(Some)
+        parse_record(&self.buf[..size]).map(Some)
     }
 }
 
