@@ -253,8 +253,8 @@ best_per_site <- function(hits, gap = 10L) {
 
 #' @rdname sassy_crispr
 #' @order 2
-#' @param paths Paths of FASTA or FASTQ files, plain or compressed, as for
-#'   [sassy_search_fastx()].
+#' @param paths Paths of FASTA or FASTQ files, plain or compressed, or of
+#'   unaligned BAM files, as for [sassy_search_fastx()].
 #' @param BPPARAM `NULL` (default), or a BiocParallel parameter object to
 #'   search in shards on its workers: the files as in [sassy_search_fastx()],
 #'   the rows of the table as in [sassy_search_table()] (same result; see

@@ -71,6 +71,12 @@
 #' With `mates`, `file`, `record` and `name` are those of the reads (R1),
 #' and the assignment is the pair's.
 #'
+#' An unaligned BAM input (see [sassy_search_fastx()], *Files*) is written
+#' as FASTQ: each record as `samtools fastq` writes it (read name,
+#' sequence and qualities in the read's orientation, one line each; tags
+#' dropped; secondary and supplementary records skipped), so name its
+#' outputs `.fastq` or `.fastq.gz`.
+#'
 #' @section Paired reads:
 #' With `mates`, the files of the second reads (R2), parallel to `paths`
 #' (R1), are read in step with them: record *i* of a mates' file is the
@@ -94,8 +100,9 @@
 #' (`benchmarks/barcodes.md`).
 #'
 #' @inheritParams sassy_assign
-#' @param paths FASTA or FASTQ files (plain, gzip, bzip2, xz or zstd), read
-#'   one after the other.
+#' @param paths FASTA or FASTQ files (plain, gzip, bzip2, xz or zstd), or
+#'   unaligned BAM files (as dorado writes them), read one after the other.
+#'   The records of a BAM file are written as FASTQ (see *Outputs*).
 #' @param output The template of the output paths (see *Outputs*), a single
 #'   string containing `{name}`.
 #' @param trim `TRUE` to cut the matched barcode, and what precedes it, from

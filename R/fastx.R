@@ -26,6 +26,22 @@
 #' supported, FASTQ must have one sequence line and one quality line per
 #' record. Windows line endings (`\r\n`) are accepted.
 #'
+#' Unaligned BAM files (what ONT's basecaller dorado writes by default) are
+#' read too, recognised from their content (BGZF-compressed or plain, starting
+#' with `BAM\1` when decompressed), in native code as they stream. Each
+#' record is read as the FASTQ record `samtools fastq` writes of it: the read
+#' name (no description: tags are dropped; no `/1` or `/2` is added for
+#' flagged mates, as with `samtools fastq -n`), the sequence and the qualities,
+#' both turned back to the read's orientation where the record is reversed
+#' (flag `0x10`); secondary and supplementary records (flags `0x100`,
+#' `0x800`) are skipped and not numbered. A record without qualities gets
+#' Phred 1 (`"`) on every base, the documented default of `samtools fastq
+#' -v` (Debian's samtools 1.16 writes `B`). Alignments and tags are
+#' ignored; a BAM file reads as FASTQ everywhere (`sassy_read_fastx()`
+#' gives its `quality` column), and `sassy_filter_fastx()`
+#' and [sassy_demultiplex_fastx()] write its records as FASTQ. A truncated
+#' or corrupt BAM file is an error (see *Errors*).
+#'
 #' An empty file (0 bytes, a compressed stream of nothing, or only blank
 #' lines) has zero records, as Biostrings reads it: empty demultiplexed
 #' samples are routine. Blank lines and `;` comment lines before the first
@@ -55,7 +71,9 @@
 #' written to a temporary file in the same folder and renamed when complete,
 #' so a failed or interrupted filter leaves no partial output (and an
 #' existing `output` untouched until the new one is complete). An existing
-#' `output` file is replaced.
+#' `output` file is replaced. The records of a BAM file are written as
+#' FASTQ (`@name`, sequence, `+`, qualities, one line each), as `samtools
+#' fastq` writes them.
 #'
 #' @section Memory:
 #' Records are read in batches of about 1 MiB per thread (at least 2 MiB, at
@@ -83,6 +101,10 @@
 #'   file cut inside a record, a blank line between FASTQ records, a third
 #'   FASTQ line that does not start with `+`;
 #' * a NUL byte in a name, sequence or quality that would become an R string.
+#' * a BAM file cut inside its header or a record, or whose header or record
+#'   lengths do not fit its data (a corrupt file); a file starting with gzip
+#'   data that decompresses to something other than `BAM\1`, FASTA or FASTQ
+#'   is neither FASTA nor FASTQ.
 #'
 #' A sequence letter outside the alphabet is a `ducksassy_input_error` naming
 #' the file, the record number and name, the position and the letter, with
@@ -94,10 +116,12 @@
 #' [sassy_search()]). No error leaves a partial result.
 #'
 #' @param paths A character vector of one or more paths to FASTA or FASTQ
-#'   files (plain or compressed; `~` is expanded). A path may appear more
+#'   files (plain or compressed) or unaligned BAM files (see *Files*; `~` is
+#'   expanded). A path may appear more
 #'   than once. Names, if any, label the files in the `file` column of the
 #'   results (`c(s1 = "s1.fq.gz", s2 = "s2.fq.gz")`).
-#' @param path A single path to a FASTA or FASTQ file.
+#' @param path A single path to a FASTA or FASTQ file, or an unaligned BAM
+#'   file (`sassy_filter_fastx()` writes its records as FASTQ).
 #' @param patterns A character vector of one or more patterns, none `NA` or
 #'   empty. For `sassy_count_fastx()` and `sassy_contains_fastx()`, pattern names (or
 #'   `pattern_1`, `pattern_2`, ... for unnamed ones) become column names.
@@ -194,8 +218,11 @@
 #'     or tab (possibly `""`), `NA` when the header has no space or tab.}
 #'   \item{`sequence`}{character, the sequence, the lines of a multi-line
 #'     FASTA record joined.}
-#'   \item{`quality`}{character, the quality line; only for FASTQ files.}
+#'   \item{`quality`}{character, the quality line; only for FASTQ files
+#'     (and BAM files).}
 #' }
+#'
+#' A BAM record's `name` is its read name and its `description` `NA`.
 #'
 #' @seealso [sassy_search()] for the search arguments and the hit columns;
 #'   `Biostrings::readDNAStringSet()` to read files as Biostrings objects.

@@ -1,6 +1,9 @@
 //! FASTA/FASTQ files, streamed: read (plain, gzip, bzip2, xz or zstd, the
 //! compression detected from the content by needletail), searched with the
 //! engine, filtered into a new file, or read into memory.
+//! Unaligned BAM files (BGZF or plain, detected by content) are read as the
+//! FASTQ records `samtools fastq` writes of them (`fastx/bam.rs`): every
+//! consumer sees FASTQ, and writes FASTQ text for them.
 //!
 //! A reader thread parses the files and sends batches of consecutive records
 //! (at most [`BatchSize::bytes`] bytes or [`BatchSize::records`] records each)
@@ -46,6 +49,7 @@
 //! - a FASTA header's id (`SequenceRecord::id()`) is the whole header line;
 //!   [`split_header`] cuts it into name and description.
 
+mod bam;
 mod decompress;
 pub mod demux;
 pub mod demux_report;

@@ -12,6 +12,10 @@
 //! magic bytes as needletail, and hand it plain text. (needletail still
 //! checks the magic bytes of what we hand it, so a file compressed twice
 //! reads as its content; FASTA and FASTQ never start with those bytes.)
+//!
+//! BAM (`bam.rs`) is recognised here too, by the first four bytes of the
+//! decompressed content (`BAM\1`; BGZF is multi-member gzip), and handed
+//! on as a decompressed stream for the BAM reader instead of needletail.
 
 use std::io::{self, BufRead, Cursor, Read};
 
@@ -35,6 +39,9 @@ pub(crate) struct Plain<'a> {
     /// needletail numbers lines from what it is handed, so its line numbers
     /// are shifted by this much.
     pub lines_skipped: u64,
+    /// The content is BAM (`bam.rs`): `text` is the decompressed stream
+    /// from its magic bytes on, for `bam::Reader`, not for needletail.
+    pub bam: bool,
 }
 
 /// The plain text of `raw` (decompressed when its first bytes say so):
@@ -46,7 +53,7 @@ pub(crate) fn plain_text<'a, R: Read + Send + 'a>(mut raw: R) -> io::Result<Plai
     let head = read_up_to(&mut raw, 2)?;
     let magic = [head.first().copied().unwrap_or(0), head.get(1).copied().unwrap_or(0)];
     let raw = Cursor::new(head).chain(raw);
-    let text: Box<dyn Read + Send + 'a> = match magic {
+    let mut text: Box<dyn Read + Send + 'a> = match magic {
         GZ_MAGIC => Box::new(flate2::read::MultiGzDecoder::new(raw)),
         BZ_MAGIC => Box::new(bzip2::read::BzDecoder::new(raw)),
         XZ_MAGIC => Box::new(liblzma::read::XzDecoder::new(raw)),
@@ -55,16 +62,25 @@ pub(crate) fn plain_text<'a, R: Read + Send + 'a>(mut raw: R) -> io::Result<Plai
     };
     // (compressed data cut before its first byte of text is an I/O error
     // here, "truncated or corrupt"; a valid stream of nothing is empty)
+    // BAM (BGZF is multi-member gzip; or uncompressed) by its magic bytes,
+    // which no FASTA/FASTQ text starts with
+    let head = read_up_to(&mut text, 4)?;
+    let bam = head == super::bam::MAGIC;
+    let text = Cursor::new(head).chain(text);
     let mut text = io::BufReader::with_capacity(1 << 16, text);
+    if bam {
+        return Ok(Plain { text: Box::new(text), empty: false, lines_skipped: 0, bam: true });
+    }
     let (first, lines_skipped) = skip_leading_lines(&mut text)?;
     Ok(match first {
-        None => Plain { text: Box::new(io::empty()), empty: true, lines_skipped },
+        None => Plain { text: Box::new(io::empty()), empty: true, lines_skipped, bam: false },
         Some(b'>') => Plain {
             text: Box::new(CommentFilter { inner: text, line_start: true, skipping: false }.chain(Cursor::new(b"\n\n".as_slice()))),
             empty: false,
             lines_skipped,
+            bam: false,
         },
-        Some(_) => Plain { text: Box::new(text), empty: false, lines_skipped },
+        Some(_) => Plain { text: Box::new(text), empty: false, lines_skipped, bam: false },
     })
 }
 

@@ -35,6 +35,8 @@ pub enum ParseKind {
     TooLong,
     /// Paired files (R1/R2) whose numbers of records differ.
     Mates,
+    /// A BAM file that is truncated or corrupt (its gzip data is fine).
+    Bam,
 }
 
 /// A FASTA/FASTQ error, or an error of the search itself.

@@ -46,6 +46,9 @@ fn read_file(fi: usize, path: &str, opts: &ReadOptions, spares: Option<&Spares>,
     // breaks (see decompress.rs); needletail then sees plain text
     let file = Counted { inner: file, read };
     let plain = super::decompress::plain_text(file).map_err(|e| FastxError::parse(path, &e.into(), 0))?;
+    if plain.bam {
+        return read_bam(fi, path, plain.text, opts, spares, tx, stop, read);
+    }
     let mut batch = super::fresh_batch(spares, fi, 0);
     if plain.empty {
         // no bytes, or only blank and comment lines: zero records (as
@@ -103,6 +106,122 @@ fn read_file(fi: usize, path: &str, opts: &ReadOptions, spares: Option<&Spares>,
             continue;
         }
         push_record(&mut batch, &rec, opts, path, n)?;
+        n += 1;
+        if batch.len() >= opts.batch_records.max(1) || batch.bytes() >= opts.batch_bytes.max(1) {
+            let next = Batch { format: batch.format, ..super::fresh_batch(spares, fi, n) };
+            batch.read_to = read.load(Relaxed);
+            if tx.send(Ok(std::mem::replace(&mut batch, next))).is_err() {
+                return Ok(false);
+            }
+            sent = true;
+        }
+    }
+    batch.read_to = read.load(Relaxed);
+    if (!batch.is_empty() || !sent) && tx.send(Ok(batch)).is_err() {
+        return Ok(false);
+    }
+    Ok(true)
+}
+
+/// Read one BAM file (`bam.rs`): its records (those `samtools fastq`
+/// writes) as FASTQ records, numbered, skipped, kept and batched as
+/// [`read_file`] does; the record text kept for writing is FASTQ.
+#[allow(clippy::too_many_arguments)]
+fn read_bam(
+    fi: usize,
+    path: &str,
+    text: Box<dyn Read + Send + '_>,
+    opts: &ReadOptions,
+    spares: Option<&Spares>,
+    tx: &Sender<Msg>,
+    stop: &AtomicBool,
+    read: &AtomicU64,
+) -> Result<bool, FastxError> {
+    use super::bam::{BamError, Reader};
+    // 0-based number of the next record within the file
+    let mut n: u64 = 0;
+    let err = |e: BamError, n: u64| match e {
+        BamError::Io(e) => FastxError::Parse {
+            path: path.to_string(),
+            record: Some(n + 1),
+            line: None,
+            kind: ParseKind::Io,
+            message: format!("reading or decompressing failed ({e}); the file is probably truncated or corrupt"),
+        },
+        BamError::Format(m) => FastxError::Parse { path: path.to_string(), record: Some(n + 1), line: None, kind: ParseKind::Bam, message: m },
+    };
+    let mut reader = Reader::new(text).map_err(|e| {
+        let mut e = err(e, 0);
+        if let FastxError::Parse { record, .. } = &mut e {
+            // the header, not a record
+            *record = None;
+        }
+        e
+    })?;
+    let keep = &opts.keep;
+    let mut batch = Batch { format: Some(Format::Fastq), ..super::fresh_batch(spares, fi, 0) };
+    let end = opts.n_max.map(|m| opts.skip.saturating_add(m));
+    // qualities not kept but written in the record text
+    let mut qual = Vec::new();
+    let mut sent = false;
+    loop {
+        if stop.load(Relaxed) {
+            return Ok(false);
+        }
+        if end.is_some_and(|e| n >= e) {
+            break;
+        }
+        let rec = match reader.next_record() {
+            Ok(None) => break,
+            Ok(Some(rec)) if rec.skipped() => continue,
+            Ok(Some(rec)) => rec,
+            Err(e) => return Err(err(e, n)),
+        };
+        if n < opts.skip {
+            n += 1;
+            batch.first = n;
+            continue;
+        }
+        let from = batch.seq.bytes.len();
+        rec.seq_into(&mut batch.seq.bytes);
+        batch.seq.ends.push(batch.seq.bytes.len());
+        match keep.header {
+            HeaderKeep::None => {}
+            // a read name has no spaces (SAM's QNAME) and no tags are kept
+            HeaderKeep::Name | HeaderKeep::Full => batch.header.push(rec.name),
+        }
+        let q = if keep.qual {
+            let q0 = batch.qual.bytes.len();
+            rec.qual_into(&mut batch.qual.bytes);
+            if memchr::memchr(0, &batch.qual.bytes[q0..]).is_some() {
+                return Err(FastxError::Parse {
+                    path: path.to_string(),
+                    record: Some(n + 1),
+                    line: None,
+                    kind: ParseKind::NulByte,
+                    message: "its quality contains a NUL byte (a score of 223), so it cannot become an R string".into(),
+                });
+            }
+            batch.qual.ends.push(batch.qual.bytes.len());
+            q0
+        } else if keep.raw {
+            qual.clear();
+            rec.qual_into(&mut qual);
+            usize::MAX
+        } else {
+            usize::MAX
+        };
+        if keep.raw {
+            let raw = &mut batch.raw.bytes;
+            raw.push(b'@');
+            raw.extend_from_slice(rec.name);
+            raw.push(b'\n');
+            raw.extend_from_slice(&batch.seq.bytes[from..]);
+            raw.extend_from_slice(b"\n+\n");
+            raw.extend_from_slice(if q == usize::MAX { &qual } else { &batch.qual.bytes[q..] });
+            raw.push(b'\n');
+            batch.raw.ends.push(raw.len());
+        }
         n += 1;
         if batch.len() >= opts.batch_records.max(1) || batch.bytes() >= opts.batch_bytes.max(1) {
             let next = Batch { format: batch.format, ..super::fresh_batch(spares, fi, n) };
