@@ -11,11 +11,12 @@ use extendr_api::prelude::*;
 /// Demultiplex `paths` (and the mates' files `mates`, `NULL` for single
 /// reads) into `outputs` (and `mate_outputs`). `sample` is the 0-based
 /// output of each pattern, `unassigned` and `ambiguous` the outputs of
-/// those records; `plan` an assign plan (with its `margin`). Returns the
-/// records (pairs) written to each output, as doubles.
+/// those records; `gzip_level` the compression level (1 to 9) of the
+/// outputs named `.gz`; `plan` an assign plan (with its `margin`). Returns
+/// the records (pairs) written to each output, as doubles.
 #[extendr]
 #[allow(clippy::too_many_arguments)]
-fn ds_fastx_demultiplex(paths: Robj, mates: Robj, outputs: Robj, mate_outputs: Robj, sample: Robj, unassigned: i32, ambiguous: i32, trim: bool, plan: Robj, read: Robj, progress: Robj) -> Robj {
+fn ds_fastx_demultiplex(paths: Robj, mates: Robj, outputs: Robj, mate_outputs: Robj, sample: Robj, unassigned: i32, ambiguous: i32, trim: bool, gzip_level: i32, plan: Robj, read: Robj, progress: Robj) -> Robj {
     crate::guard(|| fastx_result((|| -> Result<Robj, FastxError> {
         let margin = crate::plan::margin(&plan)?;
         let plan = crate::plan::search_plan(&plan)?;
@@ -31,7 +32,8 @@ fn ds_fastx_demultiplex(paths: Robj, mates: Robj, outputs: Robj, mate_outputs: R
             .iter()
             .map(|&i| index(i))
             .collect::<Result<Vec<_>, _>>()?;
-        let spec = DemuxSpec { outputs, mate_outputs, sample_of_pattern, unassigned: index(unassigned)?, ambiguous: index(ambiguous)?, margin, trim };
+        let gzip_level = check_gzip_level(gzip_level)?;
+        let spec = DemuxSpec { outputs, mate_outputs, sample_of_pattern, unassigned: index(unassigned)?, ambiguous: index(ambiguous)?, margin, trim, gzip_level };
         let ctl = Control::new();
         let all: Vec<String> = paths.iter().chain(mates.iter().flatten()).cloned().collect();
         let total = crate::progress::files_size(&all);
@@ -40,6 +42,14 @@ fn ds_fastx_demultiplex(paths: Robj, mates: Robj, outputs: Robj, mate_outputs: R
         let counts = demux::demultiplex(&plan, &paths, mates.as_deref(), &spec, read.batch, &ctl, &mut poll)?;
         Ok(Doubles::from_values(counts.iter().map(|&c| c as f64)).into())
     })()))
+}
+
+/// A gzip compression level from R (checked there: 1 to 9).
+pub(crate) fn check_gzip_level(level: i32) -> Result<u32, CoreError> {
+    u32::try_from(level)
+        .ok()
+        .filter(|l| ducksassy_core::fastx::GZIP_LEVELS.contains(l))
+        .ok_or_else(|| CoreError::Internal(format!("a gzip compression level of {level}")))
 }
 
 extendr_module! {

@@ -5,8 +5,9 @@
 //!
 //! Records stream through: a reader thread per input (mates: a second one)
 //! parses batches, this thread assigns each batch with the engine and a
-//! writer thread writes (and compresses) each record straight from the
-//! batch to its output, then hands the batch back to the reader to fill
+//! writer thread writes each record straight from the batch to its output
+//! (gzip outputs: into blocks compressed on threads of their own,
+//! `gzip_blocks.rs`), then hands the batch back to the reader to fill
 //! again (`Spares`: fresh buffers cost a page fault per page, more than
 //! the search of the ends of reads). Every output is written under
 //! a temporary name next to it and renamed only when the whole run
@@ -43,6 +44,9 @@ pub struct DemuxSpec {
     pub ambiguous: usize,
     pub margin: i32,
     pub trim: bool,
+    /// The compression level (1 to 9) of the outputs whose name ends in
+    /// `.gz`, compressed on `plan.threads` threads of their own.
+    pub gzip_level: u32,
 }
 
 /// Records (pairs, for paired input) written to each output.
@@ -62,7 +66,12 @@ pub fn demultiplex(
     check_spec(plan, reads, mates, spec)?;
     let keep = RecordParts { raw: true, header: if spec.trim { HeaderKeep::Full } else { HeaderKeep::None }, qual: spec.trim, seq_strings: false };
     let opts = ReadOptions::new(size, keep);
-    let gz = |p: &String| p.to_ascii_lowercase().ends_with(".gz");
+    let is_gz = |p: &String| p.to_ascii_lowercase().ends_with(".gz");
+    let gzip = match spec.outputs.iter().chain(spec.mate_outputs.iter().flatten()).any(is_gz) {
+        true => Some(writer::gzip(spec.gzip_level, plan.threads)?),
+        false => None,
+    };
+    let gz = |p: &String| gzip.as_ref().filter(|_| is_gz(p));
     let mut outs = Vec::new();
     for p in &spec.outputs {
         outs.push(writer::Output::create(p, gz(p), writer::BUF_MANY)?);
