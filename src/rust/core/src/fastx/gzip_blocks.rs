@@ -429,6 +429,7 @@ mod tests {
     }
 
     /// A writer that fails after `room` bytes, as a full disk does.
+    #[derive(Debug)]
     struct Full {
         room: usize,
     }
