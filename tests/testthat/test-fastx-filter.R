@@ -17,8 +17,13 @@ test_that("the filtered file and its inverse partition the records by sassy_cont
 })
 
 test_that("#39 a gzip output holds the plain output's bytes for every reader, at every level", {
-  fq <- system.file("extdata", "lambda_reads_1.fq.gz", package = "ducksassy")
+  # the package's reads, 8 times: several blocks of 64 KiB
   dir <- withr::local_tempdir()
+  con <- gzfile(system.file("extdata", "lambda_reads_1.fq.gz", package = "ducksassy"))
+  lines <- readLines(con)
+  close(con)
+  fq <- file.path(dir, "reads.fq")
+  writeLines(rep(lines, 8), fq)
   plain <- file.path(dir, "with.fq")
   n <- sassy_filter_fastx(fq, plain, "GACGCTCAGTAATG", k = 2, invert = TRUE, threads = 1)
   want <- readBin(plain, "raw", file.size(plain) + 1)
