@@ -32,8 +32,8 @@
 #' compressed on its own, on `threads` threads of their own beside the
 #' search, and written in order: the file is a series of gzip members, one
 #' gzip file for every reader (`gzip -d`, `zcat`, R's [gzfile()],
-#' Biostrings, cutadapt). The members are BGZF blocks, the gzip variant of
-#' htslib, so `bgzip` and `samtools faidx` can also index the outputs. An
+#' Biostrings). The members are BGZF blocks, the gzip variant of htslib, so
+#' htslib can also index the outputs (`samtools fqidx`, `samtools faidx`). An
 #' output that receives no record is a valid gzip file of nothing (BGZF's
 #' 28-byte end marker).
 #'

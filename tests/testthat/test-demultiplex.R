@@ -276,6 +276,19 @@ test_that("#39 gzip outputs: every reader reads the plain outputs' bytes, at eve
   # the levels differ in size, not in content
   size <- function(l) sum(file.size(Sys.glob(file.path(dir, paste0("gz2", l), "*.gz"))))
   expect_lt(size(2), size(1))
+  # BGZF: htslib indexes the largest output and fetches a record of its
+  # middle by name
+  if (nzchar(Sys.which("samtools"))) {
+    i <- which.max(file.size(plain$path))
+    gz <- file.path(dir, "gz22", basename(paste0(plain$path[[i]], ".gz")))
+    expect_identical(system2("samtools", c("fqidx", shQuote(gz)), stdout = FALSE, stderr = FALSE), 0L)
+    recs <- sassy_read_fastx(plain$path[[i]])
+    mid <- ceiling(nrow(recs) / 2)
+    got <- system2("samtools", c("fqidx", shQuote(gz), recs$name[[mid]]), stdout = TRUE)
+    # (samtools wraps the sequence and the quality)
+    plus <- which(got == "+")[[1]]
+    expect_identical(paste(got[2:(plus - 1L)], collapse = ""), recs$sequence[[mid]])
+  }
   skip_if_not_installed("Biostrings")
   for (i in which(plain$records > 0)[1:3]) {
     gz <- file.path(dir, "gz22", basename(paste0(plain$path[[i]], ".gz")))
