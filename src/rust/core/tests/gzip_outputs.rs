@@ -12,6 +12,8 @@ use ducksassy_core::{Control, Mode, SearchOptions, SearchPlan};
 use std::io::Read;
 use std::path::Path;
 
+mod common;
+
 fn gunzip(path: &str) -> Vec<u8> {
     let mut out = Vec::new();
     flate2::read::MultiGzDecoder::new(std::fs::File::open(path).unwrap()).read_to_end(&mut out).unwrap();
@@ -60,7 +62,8 @@ fn workload(dir: &Path) -> (Vec<String>, String, usize) {
     let mut rng = Rng(0x9e3779b97f4a7c15);
     let barcodes: Vec<String> = (0..100).map(|_| rng.bases(16)).collect();
     let mut fq = String::new();
-    let n = 1500;
+    // (fewer under valgrind: tools/memcheck.sh; still a read of 150,000)
+    let n = common::scaled(1500).max(100);
     for i in 0..n {
         let len = if i % 300 == 7 { 150_000 } else { 50 + (rng.next() % 2950) as usize };
         let mut seq = rng.bases(len);
@@ -116,7 +119,7 @@ fn demultiplexed_gzip_outputs_hold_the_plain_outputs_bytes() {
     assert_eq!(want.iter().map(|w| w.len()).sum::<usize>(), std::fs::metadata(&reads).unwrap().len() as usize);
     // the records larger than a block went somewhere, and most outputs got some
     assert!(want.iter().any(|w| w.len() > 3 * 0xff00));
-    assert!(want.iter().filter(|w| !w.is_empty()).count() > 90);
+    assert!(want.iter().filter(|w| !w.is_empty()).count() > if n >= 1000 { 90 } else { 10 });
     for (threads, level) in [(1, 2), (2, 2), (3, 1), (2, 6)] {
         let gz_dir = dir.path().join(format!("gz-{threads}-{level}"));
         std::fs::create_dir(&gz_dir).unwrap();
@@ -138,15 +141,16 @@ fn demultiplexed_gzip_outputs_hold_the_plain_outputs_bytes() {
 #[test]
 fn filtered_gzip_output_holds_the_plain_outputs_bytes() {
     let dir = tempfile::tempdir().unwrap();
-    let (barcodes, reads, _) = workload(dir.path());
+    let (barcodes, reads, n) = workload(dir.path());
     let run = |out: &str, gzip: Option<u32>, threads: usize| {
-        let pl = plan(Mode::Contains, &barcodes[..30], 1, threads);
+        let pl = plan(Mode::Contains, &barcodes, 1, threads);
         fastx::filter(&pl, &reads, out, gzip, false, BatchSize { bytes: 1 << 20, records: 200 }, &Control::new(), &mut || false).unwrap()
     };
     let plain = dir.path().join("out.fq").to_string_lossy().into_owned();
     let c = run(&plain, None, 2);
     let want = std::fs::read(&plain).unwrap();
-    assert!(c.written > 100 && want.len() > 4 * 0xff00);
+    // (the barcoded reads, a read of 150,000 bases among them)
+    assert!(c.written as usize > n / 2 && want.len() > 2 * 0xff00);
     for (threads, level) in [(1, 1), (2, 2), (4, 9)] {
         let gz = dir.path().join(format!("out-{threads}-{level}.fq.gz")).to_string_lossy().into_owned();
         assert_eq!(run(&gz, Some(level), threads), c);
