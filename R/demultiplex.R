@@ -60,8 +60,9 @@
 #' `threads` is the number of search threads. Reading (and decompressing)
 #' the input and writing the outputs run on a thread each of their own,
 #' beside the search, and gzip outputs are compressed on `threads` more
-#' (see *gzip outputs*), so even `threads = 1` keeps two cores busy. With `ends`, the search of each read's ends is quick and reading
-#' and writing take most of the time: more search threads then help little,
+#' (see *gzip outputs*), so even `threads = 1` keeps two cores busy. With
+#' `ends`, the search of each read's ends is quick and reading and writing
+#' take most of the time: more search threads then help little,
 #' while on whole reads they help nearly in proportion
 #' (`benchmarks/barcodes.md`).
 #'
