@@ -4,6 +4,18 @@
 # ---------------------------------------------------------------------------
 # Argument checks
 
+#' `compression_level`: the gzip level of `.gz` outputs, a whole number
+#' from 1 to 9 (zlib's levels; 0, no compression, is a plain output)
+#' @noRd
+check_compression_level <- function(level, call = rlang::caller_env()) {
+  if (!is_whole_scalar(level) || level < 1 || level > 9) {
+    abort_scalar("compression_level", "a single whole number from 1 to 9", level, call,
+      hint = "1 compresses fastest, 9 smallest; for a plain output, name it without `.gz`."
+    )
+  }
+  as.integer(level)
+}
+
 check_fastx_paths <- function(paths, arg, single = FALSE,
                               call = rlang::caller_env(), hint = NULL) {
   what <- if (single) "a single file path" else "a character vector of file paths"

@@ -11,7 +11,8 @@ sassy_filter_fastx <- new_verb(
     # which records have a hit does not depend on `all_endpoints`
     search_option_formals(except = "all_endpoints"),
     alist(threads = sassy_threads(), indels = TRUE),
-    end_formals()
+    end_formals(),
+    alist(compression_level = 2L)
   ),
   "filter_fastx"
 )
@@ -20,7 +21,7 @@ sassy_filter_fastx <- new_verb(
 #' @noRd
 filter_fastx <- function(path, output, patterns, k, invert, alphabet, rc,
                          overhang, max_n_frac, ignore_case, ends = NULL,
-                         threads, indels, call) {
+                         threads, indels, compression_level, call) {
   path <- check_fastx_paths(path, "path", single = TRUE, call = call, hint = function() {
     swapped_hint(patterns, is_file, "sassy_filter_fastx", "path")
   })
@@ -31,6 +32,7 @@ filter_fastx <- function(path, output, patterns, k, invert, alphabet, rc,
     indels = indels, call = call, ends = ends
   )
   invert <- check_flag(invert, "invert", call = call)
+  level <- check_compression_level(compression_level, call = call)
   size <- fastx_batch_size(call = call)
   progress <- new_progress(fastx_label(path), "bytes")
   on.exit(progress_done(progress), add = TRUE)
@@ -38,7 +40,8 @@ filter_fastx <- function(path, output, patterns, k, invert, alphabet, rc,
     path.expand(path),
     path.expand(output),
     invert,
-    grepl("\\.(gz|gzip)$", output, ignore.case = TRUE),
+    # the gzip level, 0 for a plain output
+    if (grepl("\\.(gz|gzip)$", output, ignore.case = TRUE)) level else 0L,
     as_plan(plan, "contains"),
     new_read_options(size),
     progress_callback(progress)

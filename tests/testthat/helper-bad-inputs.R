@@ -215,7 +215,7 @@ bad_input_matrix <- list(
       k = quote(1L), invert = quote(FALSE), alphabet = quote("iupac"),
       rc = quote(TRUE), overhang = quote(0.5), max_n_frac = quote(0.5),
       ignore_case = quote(FALSE), threads = quote(1L), indels = quote(TRUE),
-      ends = quote(5L)
+      ends = quote(5L), compression_level = quote(2L)
     ),
     ok = c(search_ok, list(
       path = c("matrix", "empty_file"),
@@ -487,7 +487,7 @@ bad_input_matrix$sassy_demultiplex_fastx <- list(
     ends = quote(5L), margin = quote(0L), alphabet = quote("iupac"),
     rc = quote(TRUE), overhang = quote(0.5), max_n_frac = quote(0.5),
     ignore_case = quote(FALSE), threads = quote(1L), indels = quote(TRUE),
-    trim = quote(FALSE), mates = quote(NULL)
+    trim = quote(FALSE), mates = quote(NULL), compression_level = quote(2L)
   ),
   ok = c(search_ok, list(
     # several files are read one after the other

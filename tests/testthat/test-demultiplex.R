@@ -223,3 +223,93 @@ test_that("#23 demultiplexing: bad outputs and patterns are classed errors", {
   expect_identical(res$name[[1]], "s")
   expect_equal(sum(res$records), 10)
 })
+
+# The bytes of a file, decompressed by R (zlib's gzread, every member).
+gz_bytes <- function(path) {
+  con <- gzfile(path, "rb")
+  on.exit(close(con))
+  out <- list()
+  while (length(chunk <- readBin(con, "raw", 1e6))) out[[length(out) + 1L]] <- chunk
+  if (length(out)) unlist(out) else raw()
+}
+
+# `gzip -t` and `gzip -dc` (GNU gzip), where installed, in one call each:
+# TRUE when the files are valid and decompress to the bytes of the plain
+# files, one after the other.
+gzip_tool_agrees <- function(paths, plain) {
+  if (!nzchar(Sys.which("gzip"))) return(NA)
+  if (system2("gzip", c("-t", shQuote(paths)), stdout = FALSE, stderr = FALSE) != 0L) return(FALSE)
+  out <- tempfile()
+  on.exit(unlink(out))
+  system2("gzip", c("-dc", shQuote(paths)), stdout = out)
+  want <- unlist(lapply(plain, function(p) readBin(p, "raw", file.size(p) + 1)))
+  identical(readBin(out, "raw", file.size(out) + 1), want)
+}
+
+test_that("#39 gzip outputs: every reader reads the plain outputs' bytes, at every level and thread count", {
+  # 96 barcodes (98 outputs and one no read goes to), a read far larger
+  # than a block of 64 KiB
+  w <- demux_workload(1200, n_bc = 96, seed = 39)
+  w$reads[["huge"]] <- paste0(demux_rs(30), w$bc[[1]], demux_rs(200000))
+  bc <- c(w$bc, nobody = "ACGTTGCAACGTTGCAACGTTGCA")
+  dir <- withr::local_tempdir()
+  fq <- file.path(dir, "reads.fastq")
+  demux_write_fastq(w$reads, fq)
+  plain <- sassy_demultiplex_fastx(fq, bc, output = file.path(dir, "plain", "{name}.fastq"), k = 3, ends = 100, threads = 1)
+  expect_equal(sum(plain$records), length(w$reads))
+  expect_equal(sum(file.size(plain$path)), file.size(fq))
+  expect_gt(max(file.size(plain$path)), 3 * 65280)
+  expect_equal(plain$records[plain$name == "nobody"], 0)
+  for (run in list(c(threads = 1, level = 2), c(threads = 2, level = 2), c(threads = 2, level = 1), c(threads = 3, level = 9))) {
+    out <- file.path(dir, paste0("gz", run[["threads"]], run[["level"]]), "{name}.fastq.gz")
+    res <- sassy_demultiplex_fastx(fq, bc, output = out, k = 3, ends = 100,
+      threads = run[["threads"]], compression_level = run[["level"]])
+    expect_identical(res$records, plain$records)
+    for (i in seq_len(nrow(res))) {
+      want <- readBin(plain$path[[i]], "raw", file.size(plain$path[[i]]) + 1)
+      expect_identical(gz_bytes(res$path[[i]]), want, label = res$path[[i]])
+    }
+    expect_false(isFALSE(gzip_tool_agrees(res$path, plain$path)))
+    # the output of no record: a gzip file of nothing (BGZF's end marker)
+    expect_identical(file.size(res$path[res$name == "nobody"]), 28)
+  }
+  # the levels differ in size, not in content
+  size <- function(l) sum(file.size(Sys.glob(file.path(dir, paste0("gz2", l), "*.gz"))))
+  expect_lt(size(2), size(1))
+  # BGZF: htslib indexes the largest output and fetches a record of its
+  # middle by name
+  if (nzchar(Sys.which("samtools"))) {
+    i <- which.max(file.size(plain$path))
+    gz <- file.path(dir, "gz22", basename(paste0(plain$path[[i]], ".gz")))
+    expect_identical(system2("samtools", c("fqidx", shQuote(gz)), stdout = FALSE, stderr = FALSE), 0L)
+    recs <- sassy_read_fastx(plain$path[[i]])
+    mid <- ceiling(nrow(recs) / 2)
+    got <- system2("samtools", c("fqidx", shQuote(gz), recs$name[[mid]]), stdout = TRUE)
+    # (samtools wraps the sequence and the quality)
+    plus <- which(got == "+")[[1]]
+    expect_identical(paste(got[2:(plus - 1L)], collapse = ""), recs$sequence[[mid]])
+  }
+  skip_if_not_installed("Biostrings")
+  for (i in which(plain$records > 0)[1:3]) {
+    gz <- file.path(dir, "gz22", basename(paste0(plain$path[[i]], ".gz")))
+    expect_identical(
+      as.character(Biostrings::readDNAStringSet(gz, format = "fastq")),
+      as.character(Biostrings::readDNAStringSet(plain$path[[i]], format = "fastq"))
+    )
+  }
+})
+
+test_that("#39 gzip outputs: compression_level is a whole number from 1 to 9", {
+  w <- demux_workload(10)
+  dir <- withr::local_tempdir()
+  fq <- file.path(dir, "r.fastq")
+  demux_write_fastq(w$reads, fq)
+  for (bad in list(0, 10, 2.5, "2", NA, c(1, 2), NULL)) {
+    e <- expect_error(
+      sassy_demultiplex_fastx(fq, w$bc, output = file.path(dir, "{name}.fq.gz"), compression_level = bad),
+      class = "ducksassy_input_error"
+    )
+    expect_identical(e$arg, "compression_level")
+  }
+  expect_identical(list.files(dir), "r.fastq")
+})

@@ -12,12 +12,13 @@ use extendr_api::prelude::*;
 /// Demultiplex `paths` (and the mates' files `mates`, `NULL` for single
 /// reads) into `outputs` (and `mate_outputs`). `sample` is the 0-based
 /// output of each pattern, `unassigned` and `ambiguous` the outputs of
-/// those records; `plan` an assign plan (with its `margin`); `report`
+/// those records; `gzip_level` the compression level (1 to 9) of the
+/// outputs named `.gz`; `plan` an assign plan (with its `margin`); `report`
 /// `NULL` or `list(path, output_names, pattern_names)` (a per-read TSV).
 /// Returns the records (pairs) written to each output, as doubles.
 #[extendr]
 #[allow(clippy::too_many_arguments)]
-fn ds_fastx_demultiplex(paths: Robj, mates: Robj, outputs: Robj, mate_outputs: Robj, sample: Robj, unassigned: i32, ambiguous: i32, trim: bool, plan: Robj, read: Robj, progress: Robj, report: Robj) -> Robj {
+fn ds_fastx_demultiplex(paths: Robj, mates: Robj, outputs: Robj, mate_outputs: Robj, sample: Robj, unassigned: i32, ambiguous: i32, trim: bool, gzip_level: i32, plan: Robj, read: Robj, progress: Robj, report: Robj) -> Robj {
     crate::guard(|| fastx_result((|| -> Result<Robj, FastxError> {
         let margin = crate::plan::margin(&plan)?;
         let plan = crate::plan::search_plan(&plan)?;
@@ -33,8 +34,9 @@ fn ds_fastx_demultiplex(paths: Robj, mates: Robj, outputs: Robj, mate_outputs: R
             .iter()
             .map(|&i| index(i))
             .collect::<Result<Vec<_>, _>>()?;
+        let gzip_level = check_gzip_level(gzip_level)?;
         let report = report_spec(&report)?;
-        let spec = DemuxSpec { outputs, mate_outputs, sample_of_pattern, unassigned: index(unassigned)?, ambiguous: index(ambiguous)?, margin, trim, report };
+        let spec = DemuxSpec { outputs, mate_outputs, sample_of_pattern, unassigned: index(unassigned)?, ambiguous: index(ambiguous)?, margin, trim, gzip_level, report };
         let ctl = Control::new();
         let all: Vec<String> = paths.iter().chain(mates.iter().flatten()).cloned().collect();
         let total = crate::progress::files_size(&all);
@@ -63,6 +65,14 @@ fn report_spec(report: &Robj) -> Result<Option<DemuxReport>, FastxError> {
     };
     let path = strings(0)?.into_iter().next().ok_or_else(bad)?;
     Ok(Some(DemuxReport { path, output_names: strings(1)?, pattern_names: strings(2)? }))
+}
+
+/// A gzip compression level from R (checked there: 1 to 9).
+pub(crate) fn check_gzip_level(level: i32) -> Result<u32, CoreError> {
+    u32::try_from(level)
+        .ok()
+        .filter(|l| ducksassy_core::fastx::GZIP_LEVELS.contains(l))
+        .ok_or_else(|| CoreError::Internal(format!("a gzip compression level of {level}")))
 }
 
 extendr_module! {

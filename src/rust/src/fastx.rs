@@ -51,10 +51,11 @@ fn ds_fastx_search(paths: Robj, plan: Robj, read: Robj, progress: Robj) -> Robj 
 
 /// Write the records of `path` with (or, with `invert`, without) a hit to
 /// `output`; see `sassy_filter_fastx()`. `plan` is a contains plan, `read`
-/// the reading options (only the batch sizes are used). Returns
+/// the reading options (only the batch sizes are used); `gzip` the
+/// compression level of the output (1 to 9), 0 for a plain output. Returns
 /// `c(read =, written =)` as doubles (files may hold more than 2^31 records).
 #[extendr]
-fn ds_fastx_filter(path: Robj, output: Robj, invert: bool, gzip: bool, plan: Robj, read: Robj, progress: Robj) -> Robj {
+fn ds_fastx_filter(path: Robj, output: Robj, invert: bool, gzip: i32, plan: Robj, read: Robj, progress: Robj) -> Robj {
     crate::guard(|| fastx_result((|| -> Result<Robj, FastxError> {
         let plan = crate::plan::search_plan(&plan)?;
         if plan.mode != Mode::Contains {
@@ -68,6 +69,7 @@ fn ds_fastx_filter(path: Robj, output: Robj, invert: bool, gzip: bool, plan: Rob
         let mut progress = crate::progress::Progress::new(&progress);
         let watch = crate::sigterm::SigtermWatch::begin();
         let mut poll = || watch.pending() || progress.poll(|| crate::progress::file_bytes_searched(&ctl, total));
+        let gzip = if gzip == 0 { None } else { Some(crate::demux::check_gzip_level(gzip)?) };
         let c = fastx::filter(&plan, &path, &output, gzip, invert, read.batch, &ctl, &mut poll)?;
         let mut v = Doubles::from_values([c.read as f64, c.written as f64]);
         v.set_names(["read", "written"]).map_err(|e| CoreError::Internal(e.to_string()))?;

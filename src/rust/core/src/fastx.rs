@@ -54,10 +54,13 @@ mod decompress;
 pub mod demux;
 pub mod demux_report;
 mod error;
+mod gzip_blocks;
 mod reader;
 mod writer;
 
 pub use error::{FastxError, ParseKind};
+pub use gzip_blocks::LEVELS as GZIP_LEVELS;
+pub use writer::DEFAULT_LEVEL as GZIP_DEFAULT_LEVEL;
 
 use crate::engine::{self, Control, Output, POLL_INTERVAL};
 use crate::error::{CoreError, Value};
@@ -630,7 +633,8 @@ pub struct FilterCounts {
 }
 
 /// Write the records of `path` that have a hit of any pattern (with `invert`,
-/// those that have none) to `output`, gzip-compressed when `gzip`.
+/// those that have none) to `output`, gzip-compressed at level `gzip` (1
+/// to 9) when it is given, on `plan.threads` threads of their own.
 ///
 /// Records are written as they are in the input: the header line, the
 /// sequence lines (multi-line FASTA keeps its line breaks), and for FASTQ the
@@ -645,7 +649,7 @@ pub fn filter(
     plan: &SearchPlan,
     path: &str,
     output: &str,
-    gzip: bool,
+    gzip: Option<u32>,
     invert: bool,
     size: BatchSize,
     ctl: &Control,
@@ -655,7 +659,8 @@ pub fn filter(
         return Err(CoreError::Internal("fastx::filter needs a count or contains plan".into()).into());
     }
     let opts = ReadOptions::new(size, RecordParts { raw: true, ..Default::default() });
-    let out = writer::Output::create(output, gzip, writer::BUF)?;
+    let gz = gzip.map(|level| writer::gzip(level, plan.threads)).transpose()?;
+    let out = writer::Output::create(output, gz.as_ref(), writer::BUF)?;
     let n_pat = plan.patterns.len();
     let paths = [path.to_string()];
     std::thread::scope(|s| {

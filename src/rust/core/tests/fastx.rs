@@ -319,7 +319,7 @@ fn compressed_copies_give_identical_results() {
 }
 
 fn filter(plan: &SearchPlan, input: &str, output: &str, gz: bool, invert: bool, size: BatchSize) -> Result<fastx::FilterCounts, FastxError> {
-    fastx::filter(plan, input, output, gz, invert, size, &Control::new(), &mut no_poll())
+    fastx::filter(plan, input, output, gz.then_some(fastx::GZIP_DEFAULT_LEVEL), invert, size, &Control::new(), &mut no_poll())
 }
 
 #[test]

@@ -5,8 +5,9 @@
 //!
 //! Records stream through: a reader thread per input (mates: a second one)
 //! parses batches, this thread assigns each batch with the engine and a
-//! writer thread writes (and compresses) each record straight from the
-//! batch to its output, then hands the batch back to the reader to fill
+//! writer thread writes each record straight from the batch to its output
+//! (gzip outputs: into blocks compressed on threads of their own,
+//! `gzip_blocks.rs`), then hands the batch back to the reader to fill
 //! again (`Spares`: fresh buffers cost a page fault per page, more than
 //! the search of the ends of reads). Every output is written under
 //! a temporary name next to it and renamed only when the whole run
@@ -45,6 +46,9 @@ pub struct DemuxSpec {
     pub trim: bool,
     /// A per-read report (`demux_report.rs`), or none.
     pub report: Option<super::demux_report::DemuxReport>,
+    /// The compression level (1 to 9) of the outputs whose name ends in
+    /// `.gz`, compressed on `plan.threads` threads of their own.
+    pub gzip_level: u32,
 }
 
 /// Records (pairs, for paired input) written to each output.
@@ -72,7 +76,12 @@ pub fn demultiplex(
     };
     let keep = RecordParts { raw: true, header, qual: spec.trim, seq_strings: false };
     let opts = ReadOptions::new(size, keep);
-    let gz = |p: &String| is_gzip_path(p);
+    let is_gz = |p: &String| is_gzip_path(p);
+    let gzip = match spec.outputs.iter().chain(spec.mate_outputs.iter().flatten()).chain(spec.report.iter().map(|r| &r.path)).any(is_gz) {
+        true => Some(writer::gzip(spec.gzip_level, plan.threads)?),
+        false => None,
+    };
+    let gz = |p: &String| gzip.as_ref().filter(|_| is_gz(p));
     let mut outs = Vec::new();
     for p in &spec.outputs {
         outs.push(writer::Output::create(p, gz(p), writer::BUF_MANY)?);

@@ -96,7 +96,7 @@ mod tests {
         let hit = |pattern, cost, minus| Some(BestHit { cost, pattern, start: 9, end: 29, minus, sample: pattern });
         let best = [Best { hit: hit(1, 2, true), other_cost: None, missing: false }, Best::default(), Best { hit: hit(0, 1, false), other_cost: Some(1), missing: false }];
         let route = [(0, Some(1)), (1, None), (2, None)];
-        let mut out = writer::Output::create(&path, false, 1024).unwrap();
+        let mut out = writer::Output::create(&path, None, 1024).unwrap();
         out.write_all(HEADER).unwrap();
         rep.write(&mut out, "in\tput.fq", &b, &best, &route, 0).unwrap();
         out.commit().unwrap();
