@@ -37,12 +37,15 @@
 #' outright (`kill -9`) cannot clean up: the next run into the same folder
 #' removes the temporary files of processes that no longer exist.
 #'
-#' A folder that already holds files of the template that this run would
-#' not write (the samples of an earlier run with other patterns) is an
-#' error (`ducksassy_stale_outputs_error`), which lists them: mixing the
-#' files of two runs in one folder is how samples get lost. With
-#' `overwrite = TRUE` they are removed once this run has succeeded. Files
-#' of this run's own samples are always replaced, as cutadapt does.
+#' Each run lists its outputs in `.demultiplex-outputs.tsv` in the
+#' template's folder. A rerun of the same template that would leave an
+#' earlier run's outputs beside its own (the samples of a run with other
+#' patterns) is an error (`ducksassy_stale_outputs_error`) that lists them:
+#' mixing the files of two runs in one folder is how samples get lost.
+#' With `overwrite = TRUE` they are removed once this run has succeeded.
+#' Only files that a run wrote are listed or removed, never others that
+#' happen to fit the template; files of this run's own samples are always
+#' replaced, as cutadapt does.
 #'
 #' Without `trim`, records are written as they were read (header, sequence
 #' lines, FASTQ `+` and quality lines, byte for byte). With `trim = TRUE`,
@@ -132,10 +135,9 @@
 #' @param report `NULL` (default), or the path of a per-read report: a
 #'   tab-separated file (gzip-compressed when it ends in `.gz`), written and
 #'   committed with the outputs (see *The report*).
-#' @param overwrite `FALSE` (default): files of an earlier run in the
-#'   outputs' folders that this run would not replace are an error. `TRUE`:
-#'   they are removed when this run succeeds (see *A run is one
-#'   transaction*).
+#' @param overwrite `FALSE` (default): outputs of an earlier run of the
+#'   template that this run would not replace are an error. `TRUE`: they
+#'   are removed when this run succeeds (see *A run is one transaction*).
 #' @param compression_level The gzip compression level of the outputs
 #'   ending in `.gz`: a whole number from 1 (fastest) to 9 (smallest);
 #'   default 2 (see *gzip outputs*). Plain outputs ignore it.
@@ -235,6 +237,7 @@ demultiplex_fastx <- function(paths, patterns, output, k, margin, trim, mates,
   cols$records <- res
   # overwrite = TRUE: the earlier run's files that this one did not replace
   unlink(outs$stale)
+  write_demux_manifest(output, c(outs$path, outs$mate_path))
   done <- TRUE
   new_data_frame(cols, length(res))
 }
@@ -386,33 +389,71 @@ check_sample_names <- function(samples, call) {
   invisible(samples)
 }
 
-#' Files of earlier runs that this run would leave beside its own: files
-#' that fit the template (any name in place of `{name}`, 1 or 2 in place of
-#' `{mate}`) and are none of `outputs`
+#' The files of earlier runs that this run would leave beside its own
+#'
+#' Each run records its outputs in a manifest in the template's folder
+#' (demux_manifest()); the outputs of earlier runs of the same template
+#' that still exist and are none of this run's `outputs` are stale. Only
+#' files a run wrote are ever listed (and removed with `overwrite = TRUE`):
+#' other files that happen to fit the template, an input say, never are.
 #' @noRd
 stale_outputs <- function(output, outputs) {
-  fixed <- sub("\\{(name|mate)\\}.*$", "", output)
-  root <- if (grepl("[/\\\\]", fixed)) sub("[/\\\\][^/\\\\]*$", "", fixed) else "."
-  if (root == "") root <- "/"
-  root <- path.expand(root)
-  if (!dir.exists(root)) {
-    return(character())
+  m <- read_demux_manifest(output)
+  p <- m$path[m$template == demux_template_key(output)]
+  p[!p %in% normalizePath(path.expand(outputs), mustWork = FALSE) & file.exists(p)]
+}
+
+# The manifest of the runs of templates in one folder: the fixed part of
+# the template before its first placeholder.
+demux_manifest <- function(output) {
+  file.path(demux_template_root(output), ".demultiplex-outputs.tsv")
+}
+
+demux_template_root <- function(output) {
+  fixed <- sub("\\{(name|mate)\\}.*$", "", path.expand(output))
+  if (!grepl("/", fixed, fixed = TRUE)) {
+    return(".")
   }
-  parts <- strsplit(path.expand(output), "\\{(name|mate)\\}")[[1L]]
-  placeholders <- regmatches(output, gregexpr("\\{(name|mate)\\}", output))[[1L]]
-  quote <- function(x) gsub("([][{}()+*^$|\\\\?.])", "\\\\\\1", x)
-  rx <- quote(parts[[1L]])
-  for (i in seq_along(placeholders)) {
-    rx <- paste0(rx, if (placeholders[[i]] == "{mate}") "[12]" else "[^/]+", quote(if (i + 1L <= length(parts)) parts[[i + 1L]] else ""))
+  root <- sub("/[^/]*$", "", fixed)
+  if (root == "") "/" else root
+}
+
+# The template with its folder made absolute: the same template however
+# its folder is written.
+demux_template_key <- function(output) {
+  root <- demux_template_root(output)
+  rest <- if (root == ".") paste0("/", output) else substring(path.expand(output), nchar(root) + 1L)
+  paste0(normalizePath(root, mustWork = FALSE), rest)
+}
+
+read_demux_manifest <- function(output) {
+  f <- demux_manifest(output)
+  empty <- data.frame(template = character(), path = character(), stringsAsFactors = FALSE)
+  if (!file.exists(f)) {
+    return(empty)
   }
-  # subfolders only where the template has a folder after a placeholder
-  deeper <- grepl("[/\\\\]", sub("^[^{]*\\{(name|mate)\\}", "", output))
-  files <- list.files(root, recursive = deeper)
-  if (root != ".") {
-    files <- file.path(root, files)
-  }
-  here <- files[grepl(paste0("^", rx, "$"), files)]
-  here[!normalizePath(here, mustWork = FALSE) %in% normalizePath(path.expand(outputs), mustWork = FALSE)]
+  m <- tryCatch(
+    utils::read.delim(f, colClasses = "character", quote = "", comment.char = ""),
+    error = function(e) empty
+  )
+  if (!all(c("template", "path") %in% names(m))) empty else m[c("template", "path")]
+}
+
+#' Record this run's outputs in the manifest (replacing the earlier runs'
+#' of the same template), written under a temporary name and renamed
+#' @noRd
+write_demux_manifest <- function(output, outputs) {
+  key <- demux_template_key(output)
+  m <- read_demux_manifest(output)
+  m <- rbind(
+    m[m$template != key, , drop = FALSE],
+    data.frame(template = key, path = normalizePath(path.expand(outputs), mustWork = FALSE), stringsAsFactors = FALSE)
+  )
+  f <- demux_manifest(output)
+  tmp <- paste0(f, ".", Sys.getpid(), ".tmp")
+  utils::write.table(m, tmp, sep = "\t", quote = FALSE, row.names = FALSE)
+  file.rename(tmp, f)
+  invisible(f)
 }
 
 #' Create the folders of the outputs; the ones created, deepest first

@@ -487,9 +487,15 @@ bad_input_matrix$sassy_demultiplex_fastx <- list(
     ends = quote(5L), margin = quote(0L), alphabet = quote("iupac"),
     rc = quote(TRUE), overhang = quote(0.5), max_n_frac = quote(0.5),
     ignore_case = quote(FALSE), threads = quote(1L), indels = quote(TRUE),
-    trim = quote(FALSE), mates = quote(NULL), compression_level = quote(2L)
+    trim = quote(FALSE), mates = quote(NULL),
+    # TRUE: the rows write different samples into one folder, one after
+    # the other (FALSE would refuse the earlier rows' files)
+    overwrite = quote(TRUE), report = quote(NULL),
+    compression_level = quote(2L)
   ),
   ok = c(search_ok, list(
+    # NULL (rep(NULL, 2), NULL[0]) or a file path, relative here
+    report = c("null", "wrong_length", "empty", "string", "utf8", "latin1"),
     # several files are read one after the other
     paths = c("matrix", "empty_file", "wrong_length"),
     # unnamed patterns name their files by index
