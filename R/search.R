@@ -155,6 +155,19 @@
 #' turns the joining off, e.g.
 #' `withr::with_envvar(c(DUCKSASSY_LANES = "off"), sassy_count(reads, p))`.
 #'
+#' @section Many patterns on both strands:
+#' Patterns of one length are searched together (sassy's batched search).
+#' With `rc = TRUE`, the reverse strand of such a group of ACGT patterns is
+#' not searched a second time in full: an exact filter (every pattern's
+#' reverse complement cut into `k %/% 2 + 1` pieces, one of which matches
+#' with at most one edit) finds which patterns can have a reverse-strand
+#' hit in a record and where, and only those are searched there, one by one.
+#' The hits are exactly those of the full search; records with a letter
+#' other than A, C, G, T (either case), `overhang` and `indels = FALSE` are
+#' searched in full. For testing and benchmarking only,
+#' `DUCKSASSY_RC_FILTER=off` (read when a search starts) turns the filter
+#' off.
+#'
 #' @section Errors:
 #' Bad input raises an error of class `ducksassy_error`, with subclass
 #' `ducksassy_input_error`, whose message names the argument, the index of

@@ -79,7 +79,7 @@ use crate::control::Stop;
 use crate::error::CoreError;
 use crate::options::{Mode, PatternGroup, SearchPlan};
 use crate::profile::ProfileKind;
-use crate::sink::{Encoded, Sink, Window};
+use crate::sink::{Encoded, GroupEncoding, Sink, Window};
 use crate::strategy::Scope;
 use crate::worker::Worker;
 use sassy::Match;
@@ -100,7 +100,11 @@ pub fn lane_groups(plan: &SearchPlan) -> Vec<bool> {
             }
             // pattern tiling on the joined text: sassy's pattern lanes over
             // one long text instead of a call per record
-            PatternGroup::Batch(_) => !off,
+            // (not where the reverse strand is filtered: over 256 joined
+            // records most patterns would be candidates, see rc_filter.rs;
+            // from 14 patterns on tiling joined or single records costs the
+            // same, see options::JOINED_BATCH_MIN_PATTERNS)
+            PatternGroup::Batch(idx) => !off && !crate::rc_filter::RcFilter::applies(plan, idx),
             _ => false,
         })
         .collect()
@@ -356,7 +360,7 @@ fn group_matches(plan: &SearchPlan, enc: &Encoded, gi: usize, w: &mut Worker, j:
         }
         PatternGroup::Batch(idx) => {
             // sassy's pattern tiling, which always traces (sink.rs)
-            let Some((f, c)) = &enc[gi] else { unreachable!("batched group without encoding") };
+            let Some(GroupEncoding { fwd: f, comp: c, .. }) = &enc[gi] else { unreachable!("batched group without encoding") };
             let s = w.searcher(ProfileKind::Iupac, None);
             s.configure(true, plan.max_n_frac);
             let relabel = |ms: &[Match]| -> Vec<Match> {

@@ -74,6 +74,9 @@ pub struct SearchOptions {
     /// Search only the first `.0` and the last `.1` letters of each record,
     /// each as a text of its own (`ends.rs`); `None`: whole records.
     pub ends: Option<(usize, usize)>,
+    /// Filter the reverse strand of batched groups (see
+    /// [`SearchPlan::rc_filter`]): `None` reads `DUCKSASSY_RC_FILTER`.
+    pub rc_filter: Option<bool>,
 }
 
 /// Default window length: long enough that the overlap is negligible, short
@@ -98,6 +101,7 @@ impl Default for SearchOptions {
             window: DEFAULT_WINDOW,
             text_lanes: None,
             ends: None,
+            rc_filter: None,
         }
     }
 }
@@ -145,6 +149,15 @@ pub const LANE_GROUP: usize = 256;
 /// anything but `off`, `false`, `0`, `no`).
 pub fn enabled_by_env() -> bool {
     match std::env::var("DUCKSASSY_LANES") {
+        Ok(v) => !matches!(v.trim().to_ascii_lowercase().as_str(), "off" | "false" | "0" | "no"),
+        Err(_) => true,
+    }
+}
+
+/// Whether the environment allows the reverse-strand filter
+/// (`DUCKSASSY_RC_FILTER` unset or anything but `off`, `false`, `0`, `no`).
+pub fn rc_filter_by_env() -> bool {
+    match std::env::var("DUCKSASSY_RC_FILTER") {
         Ok(v) => !matches!(v.trim().to_ascii_lowercase().as_str(), "off" | "false" | "0" | "no"),
         Err(_) => true,
     }
@@ -244,6 +257,13 @@ pub struct SearchPlan {
     pub inline: bool,
     /// Search only the ends of records (see [`SearchOptions::ends`]).
     pub ends: Option<(usize, usize)>,
+    /// Batched groups of a both-strand search find the patterns that can
+    /// have a reverse-strand hit in a text with an exact k-mer filter and
+    /// search the reverse strand of those alone (`rc_filter.rs`,
+    /// `strategy.rs`), not the whole group again. Not with overhang (the
+    /// filter models whole-pattern alignments) nor Hamming search, and off
+    /// with `DUCKSASSY_RC_FILTER=off` (for testing and benchmarking).
+    pub rc_filter: bool,
 }
 
 impl SearchPlan {
@@ -353,6 +373,7 @@ impl SearchPlan {
             lane_group: LANE_GROUP,
             inline: false,
             ends: opts.ends,
+            rc_filter: opts.rc && opts.overhang.is_none() && opts.indels && opts.rc_filter.unwrap_or_else(rc_filter_by_env),
         })
     }
 
