@@ -24,7 +24,7 @@ opt <- function(name) {
   v <- sub(paste0("^--", name, "=?"), "", hit[[1]])
   if (nzchar(v)) v else "true"
 }
-all_reports <- c("scaling", "result_paths", "overhead", "profile", "peers", "memory", "barcodes")
+all_reports <- c("scaling", "result_paths", "overhead", "profile", "peers", "memory", "barcodes", "strategies")
 only <- if (!is.null(opt("only"))) strsplit(opt("only"), ",")[[1]] else all_reports
 quick <- !is.null(opt("quick"))
 threads <- opt("threads")
@@ -36,7 +36,8 @@ quick_args <- list(
   profile = c("--dna_records=32768", "--ascii_records=4096", "--reps=1"),
   peers = c("--k=0,1", "--reps=1", "--datasets=lambda_reads"),
   memory = c("--records=10000", "--fallback_reads=20000"),
-  barcodes = c("--reads=300", "--reps=2", "--cutadapt_reads=30", "--cutadapt_reps=1")
+  barcodes = c("--reads=300", "--reps=2", "--cutadapt_reads=30", "--cutadapt_reps=1"),
+  strategies = c("--short_reads=500", "--long_reads=50", "--reps=2")
 )
 takes_threads <- c("scaling", "result_paths", "overhead", "profile", "peers", "memory", "barcodes")
 
