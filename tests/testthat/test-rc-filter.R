@@ -44,8 +44,9 @@ test_that("the reverse-strand filter gives the hits, counts, flags and assignmen
     if (identical(args$alphabet, "dna")) reads <- reads[!grepl("N", reads)]
     on <- do.call(sassy_search, c(list(reads, barcodes), args))
     expect_identical(on, rc_filter_off(do.call(sassy_search, c(list(reads, barcodes), args))), info = info)
-    # planted in reverse: most reads have a reverse-strand hit
-    expect_gt(sum(on$strand == "-"), 300)
+    # planted in reverse with 0-3 edits: most reads have a reverse-strand hit
+    # (at k = 2, those with 3 edits may not)
+    expect_gt(sum(on$strand == "-"), 0.6 * sum(!is.na(reads)))
     for (f in list(sassy_count, sassy_contains, sassy_assign)) {
       expect_identical(do.call(f, c(list(reads, barcodes), args)), rc_filter_off(do.call(f, c(list(reads, barcodes), args))), info = info)
     }

@@ -24,6 +24,25 @@
 //! letters only (either case): in IUPAC matching an N or other code of the
 //! text matches several letters, which the keys do not model, so a text
 //! with one is searched without the filter.
+//!
+//! The rest of the argument, option by option (checked by tests/rc_filter.rs
+//! and the every-strategy tester tests/lanes.rs, filter on against off):
+//! - `k = 0`: one piece, the whole reverse complement; its key is the first
+//!   `l` letters of an exact copy or a copy with one edit (a superset).
+//! - Windows: the slice searched is a record or a window of one; a
+//!   candidate's part of it is searched as a window of its own with the
+//!   engine's overlap ([`crate::sink::Window::part`]), whose owned hits are
+//!   those of the whole slice, and those the slice's window owns are kept as
+//!   before. `all_endpoints` is owned by the same rule (the start on the
+//!   forward strand, known without a traceback).
+//! - Text lanes: a filtered group is not joined (`lanes.rs`): its records
+//!   are searched one by one.
+//! - `max_n_frac`: texts with N are refused, so no hit's N fraction changes.
+//! - Overhang and substitutions only: the plan turns the filter off (a hit
+//!   may hang over the text's ends, or is found by another search).
+//! - The candidates are searched with the same single-pattern search as a
+//!   pattern of its own, whose hits the batched search equals
+//!   (tests/engine.rs).
 
 use crate::options::SearchPlan;
 
