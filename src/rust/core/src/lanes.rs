@@ -69,6 +69,9 @@
 //! - `indels = false` (Hamming hits, `hamming.rs`): candidates come from an
 //!   all-endpoints search.
 //! - empty texts: nothing to scan; the one-by-one search handles them.
+//! - batched groups whose reverse strand is filtered (`rc_filter.rs`): over
+//!   a joined text most patterns would be candidates; each record's
+//!   reverse strand is filtered on its own instead.
 //!
 //! The switch: `DUCKSASSY_LANES=off` in the environment turns this off for
 //! every plan built while it is set (read once per plan, in
