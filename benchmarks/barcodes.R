@@ -107,8 +107,8 @@ rust_args <- function(rc, new_rc = FALSE) {
 #' search starts).
 strategy_off <- function(var, expr) {
   old <- Sys.getenv(var, unset = NA)
-  Sys.setenv(structure("off", names = var))
-  on.exit(if (is.na(old)) Sys.unsetenv(var) else Sys.setenv(structure(old, names = var)))
+  do.call(Sys.setenv, stats::setNames(list("off"), var))
+  on.exit(if (is.na(old)) Sys.unsetenv(var) else do.call(Sys.setenv, stats::setNames(list(old), var)))
   expr
 }
 
