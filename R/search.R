@@ -155,6 +155,23 @@
 #' turns the joining off, e.g.
 #' `withr::with_envvar(c(DUCKSASSY_LANES = "off"), sassy_count(reads, p))`.
 #'
+#' @section Many patterns on both strands:
+#' Patterns of one length are searched together (sassy's batched search).
+#' With `rc = TRUE`, the reverse strand of such a group of A/C/G/T patterns
+#' is not searched a second time in full: an exact filter (every pattern's
+#' reverse complement cut into `k %/% 2 + 1` pieces, one of which occurs
+#' with at most one edit in any hit) finds which patterns can have a
+#' reverse-strand hit in a record and where, and only those are searched
+#' there, one by one. The hits are exactly those of the full search. The
+#' group is searched in full where the filter cannot help: records with a
+#' letter other than A, C, G, T (either case), records where more than a
+#' sixteenth of the group are candidates, pieces too short to be rare in
+#' random text (e.g. 96 barcodes of 24 letters are filtered at `k = 3`, not
+#' at `k = 4`), `overhang` and `indels = FALSE`. Such groups are not joined
+#' with other records (see "Short records and the lanes switch"). For testing and benchmarking
+#' only, `DUCKSASSY_RC_FILTER=off` (read when a search starts) turns the
+#' filter off.
+#'
 #' @section Errors:
 #' Bad input raises an error of class `ducksassy_error`, with subclass
 #' `ducksassy_input_error`, whose message names the argument, the index of

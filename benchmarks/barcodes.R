@@ -11,7 +11,12 @@
 #     `sassy_barcodes`, a Rust loop calling sassy's batched search directly
 #     (src/rust/core/examples/sassy_barcodes.rs: encode_patterns once, then
 #     search_encoded_patterns per read on the read and on its reverse
-#     complement); and both forward only (rc = FALSE, --rc false).
+#     complement); and both forward only (rc = FALSE, --rc false). And
+#     `sassy_barcodes_new_rc` (issue 39's baseline): the same loop with
+#     sassy's own both-strand batched search, `Searcher::new_rc()`, one
+#     call per read (--new_rc true); `r_search_no_rc_filter` and
+#     `r_search_no_lanes`: sassy_search() of both strands with
+#     DUCKSASSY_RC_FILTER=off or DUCKSASSY_LANES=off (each strategy off).
 # (b) assign: sassy_assign(reads, barcodes, k, ends = `--ends`) vs
 #     sassy_search() of the whole reads (and sassy_assign() of the whole
 #     reads, ends = NULL).
@@ -94,9 +99,17 @@ message(sprintf("%d reads (%.1f Mbp; %d with a barcode), %d barcodes, k = %d; cu
                 length(reads), bases / 1e6, sum(!is.na(truth$barcode)), length(barcodes), args$k, n_sub))
 
 bin <- rust_examples()
-rust_args <- function(rc) {
+rust_args <- function(rc, new_rc = FALSE) {
   c("--input", paths$txt, "--patterns_file", paths$barcodes_txt, "--k", args$k,
-    "--rc", tolower(rc), "--reps", 1, "--warmup", 1)
+    "--rc", tolower(rc), "--new_rc", tolower(new_rc), "--reps", 1, "--warmup", 1)
+}
+#' `expr` with one of ducksassy's strategies switched off (read when a
+#' search starts).
+strategy_off <- function(var, expr) {
+  old <- Sys.getenv(var, unset = NA)
+  do.call(Sys.setenv, stats::setNames(list("off"), var))
+  on.exit(if (is.na(old)) Sys.unsetenv(var) else do.call(Sys.setenv, stats::setNames(list(old), var)))
+  expr
 }
 
 out_root <- bench_cache("barcodes-out")
@@ -130,12 +143,15 @@ assignment_from_files <- function(d) {
 search_paths <- list(
   r_search = function() sassy_search(reads, barcodes, k = args$k, threads = 1L),
   r_search_forward = function() sassy_search(reads, barcodes, k = args$k, rc = FALSE, threads = 1L),
+  r_search_no_rc_filter = function() strategy_off("DUCKSASSY_RC_FILTER", sassy_search(reads, barcodes, k = args$k, threads = 1L)),
+  r_search_no_lanes = function() strategy_off("DUCKSASSY_LANES", sassy_search(reads, barcodes, k = args$k, threads = 1L)),
   r_assign_ends = if (has("sassy_assign")) function() {
     sassy_assign(reads, barcodes, k = args$k, ends = args$ends, threads = 1L)
   },
   r_assign_whole = if (has("sassy_assign")) function() sassy_assign(reads, barcodes, k = args$k, threads = 1L),
   sassy_barcodes = function() run_example(bin, "sassy_barcodes", rust_args(TRUE)),
-  sassy_barcodes_forward = function() run_example(bin, "sassy_barcodes", rust_args(FALSE))
+  sassy_barcodes_forward = function() run_example(bin, "sassy_barcodes", rust_args(FALSE)),
+  sassy_barcodes_new_rc = function() run_example(bin, "sassy_barcodes", rust_args(TRUE, new_rc = TRUE))
 )
 
 demux <- function(fastq, th, tag, ends = args$ends) {
@@ -225,7 +241,7 @@ part_of <- function(pn) {
 #' ambiguous) by sassy_assign() or written to a barcode's (or the
 #' ambiguous) file by the demultiplexing.
 summarise <- function(pn, v) {
-  if (pn %in% c("r_search", "r_search_forward")) {
+  if (pn %in% c("r_search", "r_search_forward", "r_search_no_rc_filter", "r_search_no_lanes")) {
     return(c(hit_summary(v), list(reads_with_hits = length(unique(v$record)))))
   }
   if (pn %in% c("r_assign_ends", "r_assign_whole") && is.data.frame(v) && !is.null(v$status)) {
@@ -253,7 +269,7 @@ for (rep in seq_len(args$reps)) {
   names_rep <- names_rep[(seq_along(names_rep) + rep - 2L) %% length(names_rep) + 1L]
   for (i in seq_along(names_rep)) {
     pn <- names_rep[[i]]
-    if (pn %in% c("sassy_barcodes", "sassy_barcodes_forward")) {
+    if (pn %in% c("sassy_barcodes", "sassy_barcodes_forward", "sassy_barcodes_new_rc")) {
       v <- all_paths[[pn]]()
       add(part_of(pn), pn, rep, i, v$seconds, v$cpu_seconds, as.list(v))
       next

@@ -24,7 +24,7 @@ opt <- function(name) {
   v <- sub(paste0("^--", name, "=?"), "", hit[[1]])
   if (nzchar(v)) v else "true"
 }
-all_reports <- c("scaling", "result_paths", "overhead", "profile", "peers", "memory", "barcodes", "kits", "runs")
+all_reports <- c("scaling", "result_paths", "overhead", "profile", "peers", "memory", "barcodes", "kits", "runs", "strategies")
 only <- if (!is.null(opt("only"))) strsplit(opt("only"), ",")[[1]] else all_reports
 quick <- !is.null(opt("quick"))
 threads <- opt("threads")
@@ -38,7 +38,8 @@ quick_args <- list(
   memory = c("--records=10000", "--fallback_reads=20000"),
   barcodes = c("--reads=300", "--reps=2", "--cutadapt_reads=30", "--cutadapt_reps=1"),
   kits = c("--reads=50"),
-  runs = c("--copies=1", "--reps=2", "--rss_reps=1")
+  runs = c("--copies=1", "--reps=2", "--rss_reps=1"),
+  strategies = c("--short_reads=500", "--long_reads=50", "--reps=2")
 )
 takes_threads <- c("scaling", "result_paths", "overhead", "profile", "peers", "memory", "barcodes", "kits", "runs")
 

@@ -18,7 +18,8 @@ use crate::error::{CoreError, Rule, Value};
 use crate::hits::HitBuffer;
 use crate::options::{Mode, PatternGroup, SearchPlan};
 use crate::profile::{AnySearcher, ProfileKind};
-use crate::sink::{Encoded, Sink, Window, NA_INT};
+use crate::rc_filter::RcFilter;
+use crate::sink::{Encoded, GroupEncoding, Sink, Window, NA_INT};
 use crate::strategy::{self, Scope};
 use crate::validate::first_invalid_letter;
 use crate::worker::with_worker;
@@ -384,6 +385,8 @@ struct EncodedKey {
     groups: Vec<PatternGroup>,
     rc: bool,
     overhang: Option<f32>,
+    k: usize,
+    rc_filter: bool,
 }
 
 impl EncodedKey {
@@ -394,6 +397,8 @@ impl EncodedKey {
             groups: plan.groups.clone(),
             rc: plan.rc,
             overhang: plan.overhang,
+            k: plan.k,
+            rc_filter: plan.rc_filter,
         }
     }
 }
@@ -421,13 +426,13 @@ fn encode_groups(plan: &SearchPlan) -> Encoded {
             PatternGroup::Batch(idx) => {
                 let fwd: Vec<Vec<u8>> = idx.iter().map(|&i| plan.patterns[i].clone()).collect();
                 let f = enc_searcher.encode(&fwd)?;
-                let c = if plan.rc {
+                let comp = if plan.rc {
                     let comp: Vec<Vec<u8>> = idx.iter().map(|&i| plan.complements[i].clone()).collect();
                     enc_searcher.encode(&comp)
                 } else {
                     None
                 };
-                Some((f, c))
+                Some(GroupEncoding { fwd: f, comp, rc_filter: RcFilter::build(plan, idx) })
             }
         })
         .collect()

@@ -69,6 +69,9 @@
 //! - `indels = false` (Hamming hits, `hamming.rs`): candidates come from an
 //!   all-endpoints search.
 //! - empty texts: nothing to scan; the one-by-one search handles them.
+//! - batched groups whose reverse strand is filtered (`rc_filter.rs`): over
+//!   a joined text most patterns would be candidates; each record's
+//!   reverse strand is filtered on its own instead.
 //!
 //! The switch: `DUCKSASSY_LANES=off` in the environment turns this off for
 //! every plan built while it is set (read once per plan, in
@@ -79,7 +82,7 @@ use crate::control::Stop;
 use crate::error::CoreError;
 use crate::options::{Mode, PatternGroup, SearchPlan};
 use crate::profile::ProfileKind;
-use crate::sink::{Encoded, Sink, Window};
+use crate::sink::{Encoded, GroupEncoding, Sink, Window};
 use crate::strategy::Scope;
 use crate::worker::Worker;
 use sassy::Match;
@@ -100,7 +103,11 @@ pub fn lane_groups(plan: &SearchPlan) -> Vec<bool> {
             }
             // pattern tiling on the joined text: sassy's pattern lanes over
             // one long text instead of a call per record
-            PatternGroup::Batch(_) => !off,
+            // (not where the reverse strand is filtered: over 256 joined
+            // records most patterns would be candidates, see rc_filter.rs;
+            // from 14 patterns on tiling joined or single records costs the
+            // same, see options::JOINED_BATCH_MIN_PATTERNS)
+            PatternGroup::Batch(idx) => !off && !crate::rc_filter::RcFilter::applies(plan, idx),
             _ => false,
         })
         .collect()
@@ -356,7 +363,7 @@ fn group_matches(plan: &SearchPlan, enc: &Encoded, gi: usize, w: &mut Worker, j:
         }
         PatternGroup::Batch(idx) => {
             // sassy's pattern tiling, which always traces (sink.rs)
-            let Some((f, c)) = &enc[gi] else { unreachable!("batched group without encoding") };
+            let Some(GroupEncoding { fwd: f, comp: c, .. }) = &enc[gi] else { unreachable!("batched group without encoding") };
             let s = w.searcher(ProfileKind::Iupac, None);
             s.configure(true, plan.max_n_frac);
             let relabel = |ms: &[Match]| -> Vec<Match> {

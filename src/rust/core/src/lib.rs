@@ -32,6 +32,7 @@ pub mod options;
 pub mod overhang;
 pub mod pool;
 pub mod profile;
+pub mod rc_filter;
 pub mod sink;
 pub mod stepwise;
 pub mod strategy;

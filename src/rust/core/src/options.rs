@@ -78,6 +78,9 @@ pub struct SearchOptions {
     /// samples, so two patterns of one sample never make a record
     /// ambiguous (`assign.rs`). `None`: each pattern is its own sample.
     pub samples: Option<Vec<u32>>,
+    /// Filter the reverse strand of batched groups (see
+    /// [`SearchPlan::rc_filter`]): `None` reads `DUCKSASSY_RC_FILTER`.
+    pub rc_filter: Option<bool>,
 }
 
 /// Default window length: long enough that the overlap is negligible, short
@@ -103,6 +106,7 @@ impl Default for SearchOptions {
             text_lanes: None,
             ends: None,
             samples: None,
+            rc_filter: None,
         }
     }
 }
@@ -150,6 +154,15 @@ pub const LANE_GROUP: usize = 256;
 /// anything but `off`, `false`, `0`, `no`).
 pub fn enabled_by_env() -> bool {
     match std::env::var("DUCKSASSY_LANES") {
+        Ok(v) => !matches!(v.trim().to_ascii_lowercase().as_str(), "off" | "false" | "0" | "no"),
+        Err(_) => true,
+    }
+}
+
+/// Whether the environment allows the reverse-strand filter
+/// (`DUCKSASSY_RC_FILTER` unset or anything but `off`, `false`, `0`, `no`).
+pub fn rc_filter_by_env() -> bool {
+    match std::env::var("DUCKSASSY_RC_FILTER") {
         Ok(v) => !matches!(v.trim().to_ascii_lowercase().as_str(), "off" | "false" | "0" | "no"),
         Err(_) => true,
     }
@@ -252,6 +265,13 @@ pub struct SearchPlan {
     /// The sample of each pattern (see [`SearchOptions::samples`]), one
     /// per pattern; by default each pattern's own index.
     pub samples: Vec<u32>,
+    /// Batched groups of a both-strand search find the patterns that can
+    /// have a reverse-strand hit in a text with an exact k-mer filter and
+    /// search the reverse strand of those alone (`rc_filter.rs`,
+    /// `strategy.rs`), not the whole group again. Not with overhang (the
+    /// filter models whole-pattern alignments) nor Hamming search, and off
+    /// with `DUCKSASSY_RC_FILTER=off` (for testing and benchmarking).
+    pub rc_filter: bool,
 }
 
 impl SearchPlan {
@@ -367,6 +387,7 @@ impl SearchPlan {
             inline: false,
             ends: opts.ends,
             samples,
+            rc_filter: opts.rc && opts.overhang.is_none() && opts.indels && opts.rc_filter.unwrap_or_else(rc_filter_by_env),
         })
     }
 

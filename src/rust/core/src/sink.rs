@@ -12,14 +12,25 @@ use crate::control::Stop;
 use crate::error::CoreError;
 use crate::hits::HitBuffer;
 use crate::profile::AnyEncoded;
+use crate::rc_filter::RcFilter;
 use sassy::Match;
 
 /// `NA_integer_` in R; used for counts and presence of `NA` texts.
 pub const NA_INT: i32 = i32::MIN;
 
-/// Encoded forms of the batched groups: (forward, complement) per group, `None`
-/// for single-pattern groups.
-pub type Encoded = Vec<Option<(AnyEncoded, Option<AnyEncoded>)>>;
+/// Encoded forms of the batched groups, `None` for single-pattern groups.
+pub type Encoded = Vec<Option<GroupEncoding>>;
+
+/// One batched group, prepared once per call.
+pub struct GroupEncoding {
+    /// The patterns, for sassy's pattern tiling on the text.
+    pub fwd: AnyEncoded,
+    /// Their complements, on the reversed text (both strands).
+    pub comp: Option<AnyEncoded>,
+    /// Which patterns can have a reverse-strand hit (`rc_filter.rs`), where
+    /// the plan filters this group.
+    pub rc_filter: Option<RcFilter>,
+}
 
 /// Per-task output.
 pub enum Sink {

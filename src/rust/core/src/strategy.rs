@@ -11,9 +11,9 @@ use crate::control::Stop;
 use crate::error::CoreError;
 use crate::hits::HitBuffer;
 use crate::options::{PatternGroup, SearchPlan};
-use crate::profile::{AnySearcher, ProfileKind};
+use crate::profile::{AnyEncoded, AnySearcher, ProfileKind};
 use crate::stepwise::StepQuery;
-use crate::sink::{Encoded, HitSink, Window};
+use crate::sink::{Encoded, GroupEncoding, HitSink, Window};
 use crate::worker::Worker;
 use sassy::Match;
 use std::ops::Range;
@@ -51,12 +51,16 @@ impl<'a> Scope<'a> {
 pub fn record_hits(sc: &Scope, rec: u32, text: &[u8], win: &Window, w: &mut Worker, out: &mut HitBuffer) -> Result<(), CoreError> {
     let plan = sc.plan;
     w.with_text(&text[win.lo..win.hi], plan.fold_case(), |text, w| {
-        if plan.rc {
+        // the reversed slice, unless every group filters its reverse strand
+        // (which then reverses only the parts it searches, or the slice when
+        // it cannot filter)
+        let mut rev_ready = plan.rc && !all_filtered(sc);
+        if rev_ready {
             w.set_reversed(text);
         }
         let mut staging = std::mem::take(&mut w.staging);
         staging.clear();
-        let r = slice_hits(sc, rec, text, win, w, &mut staging);
+        let r = slice_hits(sc, rec, text, win, w, &mut staging, &mut rev_ready);
         if r.is_ok() {
             if staging.is_sorted() {
                 out.extend_all(&staging);
@@ -70,8 +74,15 @@ pub fn record_hits(sc: &Scope, rec: u32, text: &[u8], win: &Window, w: &mut Work
     })
 }
 
-/// The hits of each group in `staging`, in sassy's order.
-fn slice_hits(sc: &Scope, rec: u32, text: &[u8], win: &Window, w: &mut Worker, staging: &mut HitBuffer) -> Result<(), CoreError> {
+/// Whether every group `sc` searches here is batched with a reverse-strand
+/// filter.
+fn all_filtered(sc: &Scope) -> bool {
+    sc.groups.clone().filter(|&gi| !sc.skipped(gi)).all(|gi| sc.enc[gi].as_ref().is_some_and(|g| g.rc_filter.is_some()))
+}
+
+/// The hits of each group in `staging`, in sassy's order. `rev_ready`:
+/// whether `w.rev` holds the reversed slice yet.
+fn slice_hits(sc: &Scope, rec: u32, text: &[u8], win: &Window, w: &mut Worker, staging: &mut HitBuffer, rev_ready: &mut bool) -> Result<(), CoreError> {
     let (plan, enc, stop) = (sc.plan, sc.enc, sc.stop);
     let kind = ProfileKind::of(plan);
     let mut keep = HitSink { rec, win, cigar: plan.cigar, n: text.len(), out: staging, counted: 0 };
@@ -89,31 +100,109 @@ fn slice_hits(sc: &Scope, rec: u32, text: &[u8], win: &Window, w: &mut Worker, s
             PatternGroup::Single(pi) => single_hits(sc, kind, *pi, text, w, &mut keep)?,
             PatternGroup::Batch(idx) if text.is_empty() => {
                 // sassy's batched search cannot take an empty text
+                if plan.rc && !*rev_ready {
+                    w.set_reversed(text);
+                    *rev_ready = true;
+                }
                 for &pi in idx {
                     single_hits(sc, kind, pi, text, w, &mut keep)?;
                 }
             }
             PatternGroup::Batch(idx) => {
-                let Some((fwd, comp)) = &enc[gi] else { unreachable!("batched group without encoding") };
+                let Some(g) = &enc[gi] else { unreachable!("batched group without encoding") };
                 let s = w.searcher(ProfileKind::Iupac, plan.overhang);
                 s.configure(true, plan.max_n_frac);
-                for m in s.search_encoded(fwd, text, plan.k, plan.all_endpoints) {
+                for m in s.search_encoded(&g.fwd, text, plan.k, plan.all_endpoints) {
                     keep.fwd(idx[m.pattern_idx], m);
                 }
                 keep.report(stop)?;
-                if let Some(comp) = comp {
-                    let rev = std::mem::take(&mut w.rev);
-                    let s = w.searcher(ProfileKind::Iupac, plan.overhang);
-                    for m in s.search_encoded(comp, &rev, plan.k, plan.all_endpoints) {
-                        keep.rc(idx[m.pattern_idx], m);
+                match reverse_plan(g, idx, text, w, |_| false) {
+                    Reverse::None => {}
+                    Reverse::Batched(comp) => {
+                        let rev = reversed(text, w, rev_ready);
+                        let s = w.searcher(ProfileKind::Iupac, plan.overhang);
+                        for m in s.search_encoded(comp, &rev, plan.k, plan.all_endpoints) {
+                            keep.rc(idx[m.pattern_idx], m);
+                        }
+                        w.rev = rev;
                     }
-                    w.rev = rev;
+                    Reverse::Singles => candidate_matches(sc, idx, text, w, true, |pi, m| keep.rc(pi, m))?,
                 }
             }
         }
         keep.report(stop)?;
     }
     Ok(())
+}
+
+/// How the reverse strand of a batched group is searched in one slice.
+enum Reverse<'e> {
+    /// Not at all: one strand only, or no pattern can have a hit there.
+    None,
+    /// The group's complements, batched on the reversed text.
+    Batched(&'e AnyEncoded),
+    /// Each pattern in `w.rc_candidates` (indices in the group) alone.
+    Singles,
+}
+
+/// A group's reverse-strand candidates may be at most this fraction of its
+/// patterns (1 / this) to be searched one by one; with more, the group is
+/// searched batched. One pattern alone costs about a tenth of a batch of 96
+/// (sassy's pattern tiling shares the text's profile and SIMD lanes).
+const RC_SINGLES_MAX_SHARE: usize = 16;
+
+/// How to search the reverse strand of group `g` (patterns `idx`) in `text`,
+/// leaving out the patterns (indices in the group) that `skip` names: with
+/// a filter (`rc_filter.rs`), only the patterns that can have a hit there,
+/// one by one, unless there are many or the text has letters other than
+/// ACGT. The hits of each come from the same search of its complement on
+/// the reversed text as for a single pattern, so they are exactly those of
+/// every other path (tests/engine.rs compares them).
+fn reverse_plan<'e>(g: &'e GroupEncoding, idx: &[usize], text: &[u8], w: &mut Worker, skip: impl Fn(usize) -> bool) -> Reverse<'e> {
+    let Some(comp) = &g.comp else { return Reverse::None };
+    let Some(f) = &g.rc_filter else { return Reverse::Batched(comp) };
+    let mut cand = std::mem::take(&mut w.rc_candidates);
+    let known = f.candidates(text, &mut w.rc_scratch, &mut cand, idx.len() / RC_SINGLES_MAX_SHARE, skip);
+    let empty = cand.is_empty();
+    w.rc_candidates = cand;
+    match (known, empty) {
+        (false, _) => Reverse::Batched(comp),
+        (true, true) => Reverse::None,
+        (true, false) => Reverse::Singles,
+    }
+}
+
+/// The reverse-strand matches of each candidate in `w.rc_candidates`
+/// (patterns `idx[c.pattern]`), to `emit(pattern, match)` with coordinates
+/// on the whole reversed slice. Each pattern is searched alone, only in the
+/// part of the slice its alignments can lie in, as a window with the
+/// engine's overlap ([`Window::part`], [`SearchPlan::window_overlap`]): the
+/// owned hits of windows are those of the whole text (tests/engine.rs).
+fn candidate_matches(sc: &Scope, idx: &[usize], text: &[u8], w: &mut Worker, trace: bool, mut emit: impl FnMut(usize, &Match)) -> Result<(), CoreError> {
+    let plan = sc.plan;
+    let n = text.len();
+    let cand = std::mem::take(&mut w.rc_candidates);
+    let mut part = std::mem::take(&mut w.rc_part);
+    let r = cand.iter().try_for_each(|c| {
+        sc.stop.check()?;
+        let sub = Window::part(n, c.from, c.to, plan.window_overlap);
+        part.clear();
+        part.extend(text[sub.lo..sub.hi].iter().rev());
+        let s = w.searcher(ProfileKind::of(plan), plan.overhang);
+        s.configure(trace, plan.max_n_frac);
+        let shift = n - sub.hi;
+        for m in s.search(&plan.complements[idx[c.pattern]], &part, plan.k, plan.all_endpoints) {
+            if sub.keeps_rc(m.text_end) {
+                // (untraced matches have no start)
+                let text_start = if trace { m.text_start + shift } else { m.text_start };
+                emit(idx[c.pattern], &Match { text_start, text_end: m.text_end + shift, ..m });
+            }
+        }
+        Ok(())
+    });
+    w.rc_candidates = cand;
+    w.rc_part = part;
+    r
 }
 
 /// Hits of pattern `pi` alone, both strands.
@@ -230,31 +319,46 @@ fn slice_tally(sc: &Scope, text: &[u8], win: &Window, w: &mut Worker, t: &mut Ta
                 }
             }
             PatternGroup::Batch(idx) => {
-                let Some((fwd, comp)) = &enc[gi] else { unreachable!("batched group without encoding") };
-                let (out, contains) = (&mut *t.out, t.contains);
+                let Some(g) = &enc[gi] else { unreachable!("batched group without encoding") };
+                let contains = t.contains;
                 for &pi in idx {
-                    out[pi] = 0;
+                    t.out[pi] = 0;
                 }
                 let s = w.searcher(ProfileKind::Iupac, plan.overhang);
                 s.configure(true, plan.max_n_frac);
-                for m in s.search_encoded(fwd, text, plan.k, plan.all_endpoints) {
+                for m in s.search_encoded(&g.fwd, text, plan.k, plan.all_endpoints) {
                     if win.keeps_fwd(m.text_end) {
-                        out[idx[m.pattern_idx]] += 1;
+                        t.out[idx[m.pattern_idx]] += 1;
                     }
                 }
-                let done = contains && idx.iter().all(|&pi| out[pi] > 0);
-                if let (Some(comp), false) = (comp, done) {
-                    let rev = reversed(text, w, &mut t.rev_ready);
-                    let s = w.searcher(ProfileKind::Iupac, plan.overhang);
-                    for m in s.search_encoded(comp, &rev, plan.k, plan.all_endpoints) {
-                        if win.keeps_rc(m.text_end) {
-                            out[idx[m.pattern_idx]] += 1;
+                let done = contains && idx.iter().all(|&pi| t.out[pi] > 0);
+                if !done {
+                    let out = &*t.out;
+                    let found = |li: usize| contains && out[idx[li]] > 0;
+                    match reverse_plan(g, idx, text, w, found) {
+                        Reverse::None => {}
+                        Reverse::Batched(comp) => {
+                            let rev = reversed(text, w, &mut t.rev_ready);
+                            let s = w.searcher(ProfileKind::Iupac, plan.overhang);
+                            for m in s.search_encoded(comp, &rev, plan.k, plan.all_endpoints) {
+                                if win.keeps_rc(m.text_end) {
+                                    t.out[idx[m.pattern_idx]] += 1;
+                                }
+                            }
+                            w.rev = rev;
+                        }
+                        Reverse::Singles => {
+                            let out = &mut *t.out;
+                            candidate_matches(sc, idx, text, w, plan.needs_trace(), |pi, m| {
+                                if win.keeps_rc(m.text_end) {
+                                    out[pi] = out[pi].saturating_add(1);
+                                }
+                            })?;
                         }
                     }
-                    w.rev = rev;
                 }
                 for &pi in idx {
-                    out[pi] = if contains { (out[pi] > 0) as i32 } else { out[pi] };
+                    t.out[pi] = if contains { (t.out[pi] > 0) as i32 } else { t.out[pi] };
                 }
             }
         }

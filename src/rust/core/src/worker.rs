@@ -34,6 +34,11 @@ pub struct Worker {
     pub task_values: Vec<i32>,
     /// One record's hits of an assignment, reduced at once (engine.rs).
     pub assign_hits: HitBuffer,
+    /// The reverse-strand filter's buffers and candidates (`rc_filter.rs`).
+    pub rc_scratch: crate::rc_filter::RcScratch,
+    pub rc_candidates: Vec<crate::rc_filter::Candidate>,
+    /// One reversed part of the slice searched for a candidate.
+    pub rc_part: Vec<u8>,
 }
 
 impl Worker {

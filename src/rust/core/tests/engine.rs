@@ -4,7 +4,7 @@
 
 mod common;
 use common::*;
-use ducksassy_core::{Alphabet, Mode, SearchOptions};
+use ducksassy_core::{Alphabet, Mode, SearchOptions, SearchPlan};
 use rand::Rng;
 
 const ALPHABETS: [Alphabet; 3] = [Alphabet::Dna, Alphabet::Iupac, Alphabet::Ascii];
@@ -363,4 +363,68 @@ fn runs_of_different_plans_on_one_control_equal_fresh_controls() {
         let again = rows_of(run(&plan, &t, &shared, None).expect("search ok"));
         assert_eq!(again, fresh, "patterns {:?} opts {:?}", patterns.iter().map(|p| String::from_utf8_lossy(p)).collect::<Vec<_>>(), opts);
     }
+}
+
+/// The reverse-strand filter of batched groups (candidates from k-mer
+/// neighbourhoods, then the reverse strand of those patterns alone, or the
+/// group batched where there are many or a text has letters other than
+/// ACGT) gives exactly the hits, counts, flags and assignments of the
+/// batched search of both strands.
+#[test]
+fn the_reverse_strand_filter_equals_the_batched_search() {
+    let mut r = rng(1023);
+    let mut applied = 0;
+    for round in 0..scaled(150) {
+        let m = r.random_range(14..40);
+        let k = r.random_range(0..4);
+        // few or many planted patterns: singles or the batched fallback
+        let n_pat = r.random_range(14..(if round % 2 == 0 { 120 } else { 30 }));
+        let pats: Vec<Vec<u8>> = (0..n_pat).map(|_| random_acgt(&mut r, m)).collect();
+        let n = r.random_range(1..20);
+        let every = if round % 3 == 0 { 20 } else { 150 };
+        let mut texts = planted_texts(&mut r, Alphabet::Dna, &pats, true, k, n, 700, every);
+        let alphabet = if round % 2 == 0 { Alphabet::Dna } else { Alphabet::Iupac };
+        for t in texts.iter_mut().flatten() {
+            match r.random_range(0..8) {
+                0 => t.make_ascii_lowercase(),
+                // (a letter the filter cannot model: the batched search)
+                1 if !t.is_empty() && alphabet == Alphabet::Iupac => {
+                    let at = r.random_range(0..t.len());
+                    t[at] = b'N';
+                }
+                _ => {}
+            }
+        }
+        if round % 7 == 0 {
+            texts.push(None);
+        }
+        let base = SearchOptions {
+            k: k as i64,
+            alphabet,
+            rc: true,
+            all_endpoints: round % 4 == 0,
+            threads: r.random_range(1..3),
+            window: if round % 5 == 0 { 64 } else { ducksassy_core::options::DEFAULT_WINDOW },
+            text_lanes: Some(round % 6 != 1),
+            ..Default::default()
+        };
+        let on = SearchOptions { rc_filter: Some(true), ..base.clone() };
+        let off = SearchOptions { rc_filter: Some(false), ..base.clone() };
+        let refs: Vec<&[u8]> = pats.iter().map(|p| p.as_slice()).collect();
+        let plan = SearchPlan::new(&on, &refs).unwrap();
+        applied += plan.groups.iter().any(|g| match g {
+            ducksassy_core::options::PatternGroup::Batch(idx) => ducksassy_core::rc_filter::RcFilter::applies(&plan, idx),
+            _ => false,
+        }) as usize;
+        assert_same(&hits(&on, &pats, &texts), &hits(&off, &pats, &texts), &format!("hits {base:?}"));
+        for mode in [Mode::Count, Mode::Contains] {
+            assert_eq!(values(&on, mode, &pats, &texts), values(&off, mode, &pats, &texts), "{mode:?} {base:?}");
+        }
+        let best = |o: &SearchOptions| match search(&SearchOptions { mode: Mode::Assign, ..o.clone() }, &pats, &texts) {
+            ducksassy_core::Output::Best(b) => b,
+            _ => unreachable!(),
+        };
+        assert_eq!(best(&on), best(&off), "assign {base:?}");
+    }
+    assert!(applied * 2 > scaled(150), "the filter applied in {applied} rounds");
 }

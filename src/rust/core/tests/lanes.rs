@@ -3,7 +3,8 @@
 //! one call (some missing, some shorter than the patterns, some with planted
 //! copies), searched with lanes off (the reference: one record at a time,
 //! one thread, records whole), and with lanes on at random record-length
-//! bounds and group sizes, on 1, 2 or 4 threads, with windows on or off: the
+//! bounds and group sizes, on 1, 2 or 4 threads, with windows on or off,
+//! with the reverse-strand filter of batched groups on or off: the
 //! hit tables, counts and contains must be identical, contains must equal the
 //! brute-force oracle, and every hit's cost must be the oracle's cost at its
 //! end position (without overhang). All cases run on the same pools, so the
@@ -42,9 +43,11 @@ struct Way {
     lane_group: usize,
     threads: usize,
     window: usize,
+    /// The reverse-strand filter of batched groups (`rc_filter.rs`).
+    rc_filter: bool,
 }
 
-const REFERENCE: Way = Way { lane_max_len: 0, lane_group: 1, threads: 1, window: DEFAULT_WINDOW };
+const REFERENCE: Way = Way { lane_max_len: 0, lane_group: 1, threads: 1, window: DEFAULT_WINDOW, rc_filter: false };
 
 #[derive(Clone, Debug)]
 struct Case {
@@ -70,8 +73,8 @@ fn way() -> impl proptest::strategy::Strategy<Value = Way> {
     let max_len = prop_oneof![Just(0usize), 1usize..=64, 65usize..=600, Just(1024), Just(usize::MAX)];
     let group = prop_oneof![1usize..=9, 10usize..=300];
     let window = prop_oneof![2 => Just(DEFAULT_WINDOW), 1 => 1usize..=64, 1 => 65usize..=700];
-    (max_len, group, prop::sample::select(vec![1usize, 2, 4]), window)
-        .prop_map(|(lane_max_len, lane_group, threads, window)| Way { lane_max_len, lane_group, threads, window })
+    (max_len, group, prop::sample::select(vec![1usize, 2, 4]), window, any::<bool>())
+        .prop_map(|(lane_max_len, lane_group, threads, window, rc_filter)| Way { lane_max_len, lane_group, threads, window, rc_filter })
 }
 
 /// Text lengths: mostly reads, some empty or shorter than a pattern, a few
@@ -83,19 +86,35 @@ fn text_len() -> impl proptest::strategy::Strategy<Value = usize> {
 fn case() -> impl proptest::strategy::Strategy<Value = Case> {
     let alphabet = prop_oneof![Just(Alphabet::Dna), Just(Alphabet::Iupac), Just(Alphabet::Ascii)];
     let pattern_len = prop_oneof![3 => 2usize..=12, 3 => 13usize..=40, 1 => 41usize..=200];
-    (alphabet, pattern_len, 1usize..=5, any::<bool>())
+    // a few patterns, or a panel of one length and A, C, G, T (barcodes: a
+    // batched group, whose reverse strand the filter may search)
+    let n_pat = prop_oneof![3 => 1usize..=5, 2 => 14usize..=20];
+    (alphabet, pattern_len, n_pat, any::<bool>())
         .prop_flat_map(|(a, m, n_pat, same_len)| {
-            let pat = if same_len { seq(a, m..=m).boxed() } else { seq(a, 1..=m).boxed() };
+            let panel = n_pat >= 14 && a != Alphabet::Ascii;
+            let pat = if panel {
+                prop::collection::vec(prop::sample::select(&b"ACGTACGTacgt"[..]), m.clamp(20, 40)..=m.clamp(20, 40)).boxed()
+            } else if same_len {
+                seq(a, m..=m).boxed()
+            } else {
+                seq(a, 1..=m).boxed()
+            };
             (Just(a), prop::collection::vec(pat, n_pat))
         })
         .prop_flat_map(|(a, patterns)| {
             let min_len = patterns.iter().map(|p| p.len()).min().unwrap();
-            let k = 0..min_len.min(8);
+            let nucleotide = a != Alphabet::Ascii;
+            // panels: mostly small k, both strands and texts of A, C, G, T
+            // only, where the filter applies (it leaves texts with other
+            // letters to the batched search)
+            let panel = patterns.len() >= 14 && nucleotide;
+            let k = 0..min_len.min(if panel { 4 } else { 8 });
+            let both = if panel { 0.85 } else { 0.5 };
+            let text_alphabet = if panel { prop_oneof![3 => Just(Alphabet::Dna), 1 => Just(a)].boxed() } else { Just(a).boxed() };
             let texts = prop::collection::vec(
-                prop::option::weighted(0.92, (text_len().prop_flat_map(move |n| seq(a, n..=n)), any::<u64>(), 0usize..3)),
+                prop::option::weighted(0.92, ((text_len(), text_alphabet).prop_flat_map(|(n, ta)| seq(ta, n..=n)), any::<u64>(), 0usize..3)),
                 0..=40,
             );
-            let nucleotide = a != Alphabet::Ascii;
             let overhang = if a == Alphabet::Iupac {
                 prop_oneof![3 => Just(None), 1 => Just(Some(0.0)), 1 => Just(Some(1.0)), 2 => (0.0..1.0f64).prop_map(Some)].boxed()
             } else {
@@ -111,7 +130,7 @@ fn case() -> impl proptest::strategy::Strategy<Value = Case> {
                 Just(patterns),
                 k,
                 texts,
-                any::<bool>().prop_map(move |b| b && nucleotide),
+                prop::bool::weighted(both).prop_map(move |b| b && nucleotide),
                 any::<bool>().prop_map(move |b| b && !nucleotide),
                 prop::bool::weighted(0.25),
                 overhang,
@@ -162,7 +181,7 @@ fn case() -> impl proptest::strategy::Strategy<Value = Case> {
 
 fn search(c: &Case, s: Way, mode: Mode) -> Output {
     let pats: Vec<&[u8]> = c.patterns.iter().map(|p| p.as_slice()).collect();
-    let opts = SearchOptions { mode, threads: s.threads, window: s.window, ..c.opts.clone() };
+    let opts = SearchOptions { mode, threads: s.threads, window: s.window, rc_filter: Some(s.rc_filter), ..c.opts.clone() };
     let mut plan = SearchPlan::new(&opts, &pats).expect("valid plan");
     plan.lane_max_len = s.lane_max_len;
     plan.lane_group = s.lane_group;
@@ -252,7 +271,7 @@ fn reads_in_lanes_equal_one_by_one_for_every_option() {
                     texts.push(Some(pat[..10].to_vec()));
                     let opts = SearchOptions { k: 2, alphabet, rc, overhang, max_n_frac, all_endpoints, ..Default::default() };
                     let c = Case { opts, patterns: pats.clone(), texts, ways: vec![] };
-                    let on = Way { lane_max_len: 1024, lane_group: 256, threads: 1, window: DEFAULT_WINDOW };
+                    let on = Way { lane_max_len: 1024, lane_group: 256, threads: 1, window: DEFAULT_WINDOW, rc_filter: true };
                     let want = hit_table(&c, REFERENCE);
                     assert!(want.len() >= 100, "planted hits found: {}", want.len());
                     assert_eq!(rows(&hit_table(&c, on)), rows(&want), "{alphabet:?} rc={rc} overhang={overhang:?} max_n_frac={max_n_frac:?} all_endpoints={all_endpoints}");
@@ -311,7 +330,7 @@ fn a_bad_letter_is_reported_as_one_record_at_a_time_would() {
             };
             for mode in [Mode::Hits, Mode::Count, Mode::Contains] {
                 let want = err(REFERENCE, mode);
-                for way in [Way { lane_max_len: 1024, lane_group: 7, threads: 1, window: 1000 }, Way { lane_max_len: 1024, lane_group: 256, threads: 2, window: DEFAULT_WINDOW }] {
+                for way in [Way { lane_max_len: 1024, lane_group: 7, threads: 1, window: 1000, rc_filter: true }, Way { lane_max_len: 1024, lane_group: 256, threads: 2, window: DEFAULT_WINDOW, rc_filter: false }] {
                     assert_eq!(err(way, mode), want, "{alphabet:?} bad {bad} case {case} {mode:?}");
                 }
             }

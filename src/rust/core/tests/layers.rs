@@ -11,7 +11,7 @@ use std::path::Path;
 const LAYERS: &[&[&str]] = &[
     &["alphabet", "error", "hits", "cigar", "arrow", "pool", "control", "validate", "overhang", "assign"],
     &["options"],
-    &["stepwise", "profile", "worker"],
+    &["stepwise", "profile", "rc_filter", "worker"],
     &["sink", "hamming", "crispr", "strategy", "lanes", "ends"],
     &["engine"],
     &["fastx", "background"],
