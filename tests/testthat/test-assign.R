@@ -7,7 +7,7 @@
 
 assign_columns <- c(
   record = "integer", name = "character", pattern = "integer",
-  pattern_name = "character", cost = "integer", start = "integer",
+  pattern_name = "character", sample = "character", cost = "integer", start = "integer",
   end = "integer", strand = "character", other_cost = "integer",
   status = "integer" # a factor
 )
@@ -21,6 +21,15 @@ assign_labels <- function(patterns) {
   make.unique(nm, sep = "_")
 }
 
+# The sample of each pattern: its name, pattern_<i> where unnamed (repeats
+# are one sample).
+assign_samples_ref <- function(patterns) {
+  nm <- names(patterns)
+  if (is.null(nm)) nm <- rep("", length(patterns))
+  nm[is.na(nm) | nm == ""] <- paste0("pattern_", seq_along(patterns))[is.na(nm) | nm == ""]
+  nm
+}
+
 # sassy_assign(texts, patterns, margin = margin, ...) from sassy_search().
 ref_assign <- function(texts, patterns, margin = 0L, ...) {
   h <- sassy_search(texts, patterns, ..., cigar = FALSE)
@@ -29,7 +38,8 @@ ref_assign <- function(texts, patterns, margin = 0L, ...) {
   best <- h[!duplicated(h$record), , drop = FALSE]
   at <- match(seq_len(n), best$record)
   pattern <- best$pattern[at]
-  other <- h[h$pattern != pattern[h$record], , drop = FALSE]
+  samples <- assign_samples_ref(patterns)
+  other <- h[samples[h$pattern] != samples[pattern[h$record]], , drop = FALSE]
   other_cost <- rep(NA_integer_, n)
   if (nrow(other) > 0L) {
     m <- tapply(other$cost, other$record, min)
@@ -46,6 +56,7 @@ ref_assign <- function(texts, patterns, margin = 0L, ...) {
     name = if (is.null(nm)) rep(NA_character_, n) else unname(nm),
     pattern = pattern,
     pattern_name = assign_labels(patterns)[pattern],
+    sample = samples[pattern],
     cost = cost,
     start = best$start[at],
     end = best$end[at],
@@ -189,7 +200,7 @@ test_that("#23: sassy_assign() of NA, empty and no records; a tie is ambiguous",
   expect_identical(got$name, c("a", "b", "c"))
   expect_identical(as.character(got$status), c(NA, "unassigned", "assigned"))
   expect_true(all(is.na(unlist(got[1L, -(1:2)]))))
-  expect_true(all(is.na(unlist(got[2L, c("pattern", "pattern_name", "cost", "start", "end", "strand", "other_cost")]))))
+  expect_true(all(is.na(unlist(got[2L, c("pattern", "pattern_name", "sample", "cost", "start", "end", "strand", "other_cost")]))))
   expect_identical(got$pattern[3L], 1L)
   expect_identical(got$pattern_name[3L], "x")
   expect_identical(got$cost[3L], 0L)
@@ -208,12 +219,15 @@ test_that("#23: sassy_assign() of NA, empty and no records; a tie is ambiguous",
   expect_identical(as.character(sassy_assign(one_more, p, k = 1L)$status), "assigned")
   expect_identical(sassy_assign(one_more, p, k = 1L)$other_cost, 1L)
   expect_identical(as.character(sassy_assign(one_more, p, k = 1L, margin = 1L)$status), "ambiguous")
-  # the same pattern twice: ambiguous whatever the margin
-  expect_identical(as.character(sassy_assign("GGGGACGTACGTACGGGG", c(p[1L], p[1L]))$status), "ambiguous")
+  # the same pattern twice: ambiguous whatever the margin, unless the two
+  # are one sample (one name: several barcodes of one sample)
+  expect_identical(as.character(sassy_assign("GGGGACGTACGTACGGGG", unname(c(p[1L], p[1L])))$status), "ambiguous")
+  expect_identical(as.character(sassy_assign("GGGGACGTACGTACGGGG", c(p[1L], p[1L]))$status), "assigned")
   # repeated and missing names: made unique, as the count columns
   q <- c(a = "ACGTACGTAC", a = "TTGGCCAATT", "GGGAAACCCT")
   got <- sassy_assign(c("GGGGACGTACGTACGGGG", "TTGGCCAATT", "GGGAAACCCT", "CCCCC"), q)
   expect_identical(got$pattern_name, c("a", "a_1", "pattern_3", NA))
+  expect_identical(got$sample, c("a", "a", "pattern_3", NA))
 })
 
 # ONT-like reads: random bases, one barcode 20-60 bases after the start and
@@ -295,7 +309,7 @@ test_that("#23: assignments agree across vectors, DNAStringSet, FASTQ files and 
     df$sequence[7L] <- NA
     DBI::dbWriteTable(db, "reads", df)
     exp_tab <- expected
-    exp_tab[7L, c("pattern", "pattern_name", "cost", "start", "end", "strand", "other_cost", "status")] <- NA
+    exp_tab[7L, c("pattern", "pattern_name", "sample", "cost", "start", "end", "strand", "other_cost", "status")] <- NA
     cols <- setdiff(names(assign_columns), c("record", "name"))
     # with id
     for (chunk_rows in c(13L, 100000L)) {
