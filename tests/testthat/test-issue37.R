@@ -140,7 +140,7 @@ test_that("#37 defect 4: no debris after a kill, a SIGTERM or a failure", {
   # largest pid) are removed; those of a live process (pid 1) stay
   dead <- file.path(o, ".bc01.fastq.gz.ducksassy-4194399.tmp")
   live <- file.path(o, ".bc02.fastq.ducksassy-1.tmp")
-  writeLines("x", c(dead, live))
+  for (f in c(dead, live)) writeLines("x", f)
   sassy_demultiplex_fastx(fq, bc, output = file.path(o, "{name}.fastq"), k = 2)
   expect_false(file.exists(dead))
   expect_true(file.exists(live))
@@ -198,8 +198,8 @@ test_that("#37 defect 5: messages show the template and the real reason", {
   w <- i37_workload(8)
   dir <- withr::local_tempdir()
   fq <- i37_fastq(w$reads, file.path(dir, "reads.fastq"))
-  tmpl <- file.path(dir, "o", "{name}/")
-  err <- tryCatch(sassy_demultiplex_fastx(fq, c(a = w$bc[[1]]), output = tmpl), error = identity)
+  withr::local_dir(dir)
+  err <- tryCatch(sassy_demultiplex_fastx(fq, c(a = w$bc[[1]]), output = "o/{name}/"), error = identity)
   expect_s3_class(err, "ducksassy_input_error")
   expect_match(conditionMessage(err), "o/{name}/", fixed = TRUE)
   expect_false(grepl("o/x/", conditionMessage(err), fixed = TRUE))
@@ -315,14 +315,14 @@ test_that("#37 rough edge: too many open files says what to do", {
   dir <- withr::local_tempdir()
   fq <- i37_fastq(w$reads, file.path(dir, "reads.fastq"))
   set.seed(24)
-  bc <- stats::setNames(vapply(1:120, function(i) i37_rs(20), ""), sprintf("s%03d", 1:120))
+  bc <- stats::setNames(vapply(1:300, function(i) i37_rs(20), ""), sprintf("s%03d", 1:300))
   saveRDS(bc, file.path(dir, "bc.rds"))
   code <- sprintf(
     "library(ducksassy); r <- tryCatch(sassy_demultiplex_fastx(%s, readRDS(%s), output = %s, k = 1), error = function(e) conditionMessage(e)); cat(r, sep = '\\n')",
     deparse(fq), deparse(file.path(dir, "bc.rds")), deparse(file.path(dir, "o", "{name}.fq"))
   )
   out <- system2("bash", c("-c", shQuote(paste0(
-    "ulimit -n 64 && R_LIBS=", shQuote(paste(.libPaths(), collapse = ":")), " ",
+    "ulimit -n 256 && R_LIBS=", shQuote(paste(.libPaths(), collapse = ":")), " ",
     shQuote(file.path(R.home("bin"), "Rscript")), " -e ", shQuote(code)
   ))), stdout = TRUE, stderr = TRUE)
   expect_true(any(grepl("ulimit -n", out, fixed = TRUE)), info = paste(out, collapse = "\n"))
@@ -345,7 +345,7 @@ test_that("#37 rough edge: trimmed CRLF records stay CRLF; .gzip is gzip", {
   }
   trimmed <- sassy_read_fastx(res$path[[1]])
   orig <- w$reads[match(trimmed$name, names(w$reads))]
-  expect_identical(trimmed$sequence, substring(orig, 36))
+  expect_identical(trimmed$sequence, unname(substring(orig, 36)))
   res <- sassy_demultiplex_fastx(fq, c(a = w$bc[[1]]), output = file.path(dir, "g", "{name}.fq.GZIP"), k = 2)
   for (p in res$path) expect_identical(readBin(p, "raw", 2L), as.raw(c(0x1f, 0x8b)))
   f <- file.path(dir, "f.fq.gzip")
@@ -373,7 +373,7 @@ test_that("#37 rough edge: a per-read report equals the assignment, written with
     expect_identical(got$start, a$start)
     expect_identical(got$end, a$end)
     expect_identical(got$strand, a$strand)
-    expect_identical(got$other_cost, a$other_cost)
+    expect_identical(as.integer(got$other_cost), a$other_cost)
     expect_identical(got$status, as.character(a$status))
     want <- ifelse(a$status == "assigned", a$sample, as.character(a$status))
     expect_identical(got$output, want)
