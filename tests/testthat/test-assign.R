@@ -450,7 +450,7 @@ test_that("#23: assignments of empty files, empty and all-NA tables", {
     expect_identical(nrow(got), 0L, info = driver)
     expect_identical(vapply(got, typeof, ""), c(id = "integer", assign_columns[-(1:2)]), info = driver)
     DBI::dbWriteTable(con, "nas", data.frame(id = 1:3, sequence = rep(NA_character_, 3L)))
-    got <- sassy_assign_table(con, "nas", p, k = 1L, ends = 4L)
+    got <- sassy_assign_table(con, "nas", p, k = 1L, ends = 8L)
     expect_identical(got$id, 1:3, info = driver)
     expect_true(all(is.na(got[-1L])), info = driver)
     expect_identical(vapply(got, typeof, ""), c(id = "integer", assign_columns[-(1:2)]), info = driver)

@@ -5,6 +5,9 @@
 # / sassy_contains() and maps the hits back to their records; every family
 # (vectors, Biostrings, FASTA/FASTQ files, tables, the filter) must agree.
 
+# Ends shorter than the patterns are searched on purpose here: no warning.
+withr::local_options(ducksassy.warn_short_ends = FALSE)
+
 # The pieces searched for `ends`: one per end of each record, or the whole
 # record when it is no longer than both ends together (NA and empty records
 # too). `record` is the record a piece comes from, `offset` the letters of
