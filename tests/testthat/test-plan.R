@@ -7,9 +7,16 @@ test_that("new_plan() holds every option by name, absent values as NULL", {
   expect_named(p, c(
     "patterns", "k", "alphabet", "ignore_case", "rc", "all_endpoints",
     "overhang", "max_n_frac", "cigar", "threads", "mode", "max_hits",
-    "indels", "pam_length", "allow_pam_edits", "ends", "margin"
+    "indels", "pam_length", "allow_pam_edits", "ends", "margin", "samples"
   ))
   expect_null(p$overhang)
+  expect_null(p$samples)
+  # an assignment's plan: the 0-based sample of each pattern (its first
+  # pattern of the same name)
+  args <- new_search_plan(character(), c(a = "ACGT", b = "TTTT", a = "GGGG", "CCCC"), 1L,
+    "dna", TRUE, FALSE, NULL, NULL, FALSE, FALSE, 1L)
+  expect_identical(as_plan(args, "assign")$samples, c(0L, 1L, 0L, 3L))
+  expect_null(as_plan(args, "count")$samples)
   expect_null(p$max_hits)
   # the stand-ins of "not set" of older code become NULL
   p <- new_plan("ACGT", 1L, overhang = NA_real_, max_n_frac = NaN, max_hits = NA)

@@ -252,8 +252,8 @@ fn filtering_and_demultiplexing_a_bam_write_its_fastq() {
     for invert in [false, true] {
         let out_f = d.path().join(format!("f{invert}.fastq")).to_string_lossy().into_owned();
         let out_b = d.path().join(format!("b{invert}.fastq")).to_string_lossy().into_owned();
-        let cf = fastx::filter(&p, &fq, &out_f, false, invert, size, &ctl, &mut || false).unwrap();
-        let cb = fastx::filter(&p, &bam, &out_b, false, invert, size, &ctl, &mut || false).unwrap();
+        let cf = fastx::filter(&p, &fq, &out_f, None, invert, size, &ctl, &mut || false).unwrap();
+        let cb = fastx::filter(&p, &bam, &out_b, None, invert, size, &ctl, &mut || false).unwrap();
         assert_eq!(cf, cb);
         assert!(cf.written > 0);
         assert_eq!(std::fs::read(&out_f).unwrap(), std::fs::read(&out_b).unwrap());
@@ -264,7 +264,7 @@ fn filtering_and_demultiplexing_a_bam_write_its_fastq() {
             ["s1.fastq", "s2.fastq.gz", "un.fastq", "amb.fastq"].iter().map(|n| d.path().join(format!("{tag}{trim}_{n}")).to_string_lossy().into_owned()).collect()
         };
         let run = |input: &String, tag: &str| {
-            let spec = DemuxSpec { outputs: outs(tag), mate_outputs: None, sample_of_pattern: vec![0, 1], unassigned: 2, ambiguous: 3, margin: 0, trim, report: None };
+            let spec = DemuxSpec { outputs: outs(tag), mate_outputs: None, sample_of_pattern: vec![0, 1], unassigned: 2, ambiguous: 3, margin: 0, trim, gzip_level: 2, report: None };
             let counts = demultiplex(&p, std::slice::from_ref(input), None, &spec, size, &ctl, &mut || false).unwrap();
             let texts: Vec<Vec<u8>> = outs(tag)
                 .iter()
