@@ -479,5 +479,9 @@ fastx_barcode_cost <- function(out, paths, patterns, k, args, set) {
 #' @noRd
 given_k <- function(k, call) {
   not_given <- tryCatch(eval(quote(missing(k)), call), error = function(e) FALSE)
-  if (isTRUE(not_given)) NULL else k
+  if (isTRUE(not_given)) {
+    return(NULL)
+  }
+  # a k that is given must be one (`k = NULL` is no "not given")
+  check_k(k, call = call)
 }
