@@ -107,20 +107,11 @@ fn read_file(fi: usize, path: &str, opts: &ReadOptions, spares: Option<&Spares>,
         }
         push_record(&mut batch, &rec, opts, path, n)?;
         n += 1;
-        if batch.len() >= opts.batch_records.max(1) || batch.bytes() >= opts.batch_bytes.max(1) {
-            let next = Batch { format: batch.format, ..super::fresh_batch(spares, fi, n) };
-            batch.read_to = read.load(Relaxed);
-            if tx.send(Ok(std::mem::replace(&mut batch, next))).is_err() {
-                return Ok(false);
-            }
-            sent = true;
+        if !send_when_full(&mut batch, opts, spares, fi, n, tx, read, &mut sent) {
+            return Ok(false);
         }
     }
-    batch.read_to = read.load(Relaxed);
-    if (!batch.is_empty() || !sent) && tx.send(Ok(batch)).is_err() {
-        return Ok(false);
-    }
-    Ok(true)
+    Ok(send_last(batch, sent, tx, read))
 }
 
 /// Read one BAM file (`bam.rs`): its records (those `samtools fastq`
@@ -223,20 +214,34 @@ fn read_bam(
             batch.raw.ends.push(raw.len());
         }
         n += 1;
-        if batch.len() >= opts.batch_records.max(1) || batch.bytes() >= opts.batch_bytes.max(1) {
-            let next = Batch { format: batch.format, ..super::fresh_batch(spares, fi, n) };
-            batch.read_to = read.load(Relaxed);
-            if tx.send(Ok(std::mem::replace(&mut batch, next))).is_err() {
-                return Ok(false);
-            }
-            sent = true;
+        if !send_when_full(&mut batch, opts, spares, fi, n, tx, read, &mut sent) {
+            return Ok(false);
         }
     }
-    batch.read_to = read.load(Relaxed);
-    if (!batch.is_empty() || !sent) && tx.send(Ok(batch)).is_err() {
-        return Ok(false);
+    Ok(send_last(batch, sent, tx, read))
+}
+
+/// Send `batch` once it holds a batch's worth (records or bytes), the
+/// next one starting at record `n`; `false` when the receiver is gone.
+#[allow(clippy::too_many_arguments)]
+fn send_when_full(batch: &mut Batch, opts: &ReadOptions, spares: Option<&Spares>, fi: usize, n: u64, tx: &Sender<Msg>, read: &AtomicU64, sent: &mut bool) -> bool {
+    if batch.len() < opts.batch_records.max(1) && batch.bytes() < opts.batch_bytes.max(1) {
+        return true;
     }
-    Ok(true)
+    let next = Batch { format: batch.format, ..super::fresh_batch(spares, fi, n) };
+    batch.read_to = read.load(Relaxed);
+    if tx.send(Ok(std::mem::replace(batch, next))).is_err() {
+        return false;
+    }
+    *sent = true;
+    true
+}
+
+/// Send the last batch of a file (an empty one when none was sent, so the
+/// file is seen); `false` when the receiver is gone.
+fn send_last(mut batch: Batch, sent: bool, tx: &Sender<Msg>, read: &AtomicU64) -> bool {
+    batch.read_to = read.load(Relaxed);
+    !((!batch.is_empty() || !sent) && tx.send(Ok(batch)).is_err())
 }
 
 /// needletail calls a file "empty" when fewer than 2 bytes can be read from
