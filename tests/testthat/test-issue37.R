@@ -228,20 +228,18 @@ test_that("#37 defect 6: setTimeLimit() stops a demultiplexing whose writer is t
   # swallowed there)
   sassy_demultiplex_fastx(i37_fastq(reads[1:5], file.path(dir, "few.fastq")), bc,
     output = file.path(dir, "warm", "{name}.fq"), k = 2)
-  t0 <- Sys.time()
   err <- tryCatch({
     setTimeLimit(elapsed = 0.2, transient = TRUE)
     on.exit(setTimeLimit(), add = TRUE)
-    sassy_demultiplex_fastx(fq, bc, output = out, k = 2, ends = 100, threads = 1)
+    # (level 9: the writer, not the search, is the slow part)
+    sassy_demultiplex_fastx(fq, bc, output = out, k = 2, ends = 100, threads = 1, compression_level = 9)
   }, error = identity)
   setTimeLimit()
-  took <- as.numeric(Sys.time() - t0, units = "secs")
+  # stopped inside the run: the package's class (a limit noticed only
+  # after the call returned would be R's plain error), and the run's
+  # outputs and folder removed (a run that completed would have left them)
   expect_s3_class(err, "ducksassy_time_limit")
   expect_false(dir.exists(file.path(dir, "o")))
-  # and the run that completes takes far longer than the limit did
-  t1 <- Sys.time()
-  sassy_demultiplex_fastx(fq, bc, output = out, k = 2, ends = 100, threads = 1)
-  expect_lt(took, as.numeric(Sys.time() - t1, units = "secs"))
 })
 
 test_that("#37 rough edge: a folder with another run's samples is refused, or cleaned with overwrite", {
