@@ -349,21 +349,6 @@ close_kits <- function(n, kits) {
   kits[near[order(d[near])]][seq_len(min(3L, length(near)))]
 }
 
-# Levenshtein distance of two strings (a few kit names: no need for speed).
-edit_distance <- function(a, b) {
-  a <- strsplit(a, "")[[1L]]
-  b <- strsplit(b, "")[[1L]]
-  prev <- seq.int(0L, length(b))
-  for (i in seq_along(a)) {
-    cur <- c(i, integer(length(b)))
-    for (j in seq_along(b)) {
-      cur[[j + 1L]] <- min(prev[[j + 1L]] + 1L, cur[[j]] + 1L, prev[[j]] + (a[[i]] != b[[j]]))
-    }
-    prev <- cur
-  }
-  prev[[length(b) + 1L]]
-}
-
 #' The default k of a set (see ?sassy_kits, *The default k*)
 #' @noRd
 default_set_k <- function(set) {
