@@ -55,7 +55,8 @@ fn bc_size(h: &[u8]) -> Option<usize> {
     None
 }
 
-type Inflated = io::Result<Vec<u8>>;
+/// An inflated batch, and the buffer of its compressed members, to reuse.
+type Inflated = io::Result<(Vec<u8>, Vec<u8>)>;
 
 /// A `Read` of the decompressed content of BGZF `raw`, inflated on `threads`
 /// threads.
@@ -65,6 +66,10 @@ pub(crate) struct BgzfReader<R: Read> {
     queue: VecDeque<Receiver<Inflated>>,
     depth: usize,
     current: Cursor<Vec<u8>>,
+    /// Buffers of spent batches (inflated and compressed), reused: fresh
+    /// megabyte buffers would cost page faults on every batch.
+    spare_out: Vec<Vec<u8>>,
+    spare_in: Vec<Vec<u8>>,
     /// After a member without `BC`: the rest as one gzip stream.
     rest: Option<flate2::read::MultiGzDecoder<io::Chain<Cursor<Vec<u8>>, R>>>,
     /// A header read but not of a BGZF member, for `rest`.
@@ -79,39 +84,39 @@ impl<R: Read> BgzfReader<R> {
             .thread_name(|i| format!("ducksassy-inflate-{i}"))
             .build()
             .map_err(io::Error::other)?;
-        Ok(BgzfReader { raw: Some(raw), pool: Arc::new(pool), queue: VecDeque::new(), depth: 2 * threads + 1, current: Cursor::new(Vec::new()), rest: None, pending: Vec::new() })
+        Ok(BgzfReader { raw: Some(raw), pool: Arc::new(pool), queue: VecDeque::new(), depth: 2 * threads + 1, current: Cursor::new(Vec::new()), spare_out: Vec::new(), spare_in: Vec::new(), rest: None, pending: Vec::new() })
     }
 
     /// Read members up to [`BATCH_BYTES`] and send them to the pool; `false`
     /// when the file has no more BGZF members.
     fn submit_batch(&mut self) -> io::Result<bool> {
         let Some(raw) = self.raw.as_mut() else { return Ok(false) };
-        let mut members = Vec::new();
-        let mut bytes = 0;
-        while bytes < BATCH_BYTES {
-            match read_member(raw, &mut self.pending)? {
-                Some(m) => {
-                    bytes += m.len();
-                    members.push(m);
+        // the members one after the other in one buffer, and where each ends
+        let mut members = self.spare_in.pop().unwrap_or_default();
+        members.clear();
+        let mut ends = Vec::new();
+        while members.len() < BATCH_BYTES {
+            if read_member(raw, &mut members, &mut self.pending)? {
+                ends.push(members.len());
+            } else {
+                // the end, or a member that is not BGZF: the rest of
+                // the file (from that header on) as one gzip stream
+                let raw = self.raw.take().expect("checked above");
+                if !self.pending.is_empty() {
+                    let head = std::mem::take(&mut self.pending);
+                    self.rest = Some(flate2::read::MultiGzDecoder::new(Cursor::new(head).chain(raw)));
                 }
-                None => {
-                    // the end, or a member that is not BGZF: the rest of
-                    // the file (from that header on) as one gzip stream
-                    let raw = self.raw.take().expect("checked above");
-                    if !self.pending.is_empty() {
-                        let head = std::mem::take(&mut self.pending);
-                        self.rest = Some(flate2::read::MultiGzDecoder::new(Cursor::new(head).chain(raw)));
-                    }
-                    break;
-                }
+                break;
             }
         }
-        if members.is_empty() {
+        if ends.is_empty() {
             return Ok(false);
         }
+        let mut out = self.spare_out.pop().unwrap_or_default();
         let (tx, rx) = sync_channel(1);
         self.pool.spawn(move || {
-            let _ = tx.send(inflate_all(&members));
+            let r = inflate_all(&members, &ends, &mut out).map(|()| (out, members));
+            let _ = tx.send(r);
         });
         self.queue.push_back(rx);
         Ok(true)
@@ -122,7 +127,11 @@ impl<R: Read> BgzfReader<R> {
         while self.queue.len() < self.depth && self.submit_batch()? {}
         match self.queue.pop_front() {
             None => Ok(None),
-            Some(rx) => rx.recv().map_err(|_| io::Error::other("the inflation of a BGZF block stopped"))?.map(Some),
+            Some(rx) => {
+                let (out, members) = rx.recv().map_err(|_| io::Error::other("the inflation of a BGZF block stopped"))??;
+                self.spare_in.push(members);
+                Ok(Some(out))
+            }
         }
     }
 }
@@ -135,7 +144,10 @@ impl<R: Read> Read for BgzfReader<R> {
                 return Ok(n);
             }
             match self.next_batch()? {
-                Some(b) => self.current = Cursor::new(b),
+                Some(b) => {
+                    let spent = std::mem::replace(&mut self.current, Cursor::new(b)).into_inner();
+                    self.spare_out.push(spent);
+                }
                 None => {
                     return match self.rest.as_mut() {
                         Some(r) => r.read(out),
@@ -147,47 +159,54 @@ impl<R: Read> Read for BgzfReader<R> {
     }
 }
 
-/// The next whole member of `raw`; `None` at the end of the file, or when
-/// the next member is not BGZF (its bytes read so far left in `pending`).
-fn read_member<R: Read>(raw: &mut R, pending: &mut Vec<u8>) -> io::Result<Option<Vec<u8>>> {
-    let mut head = vec![0u8; FIXED];
-    let got = read_full(raw, &mut head)?;
+/// Append the next whole member of `raw` to `members`; `false` at the end
+/// of the file, or when the next member is not BGZF (its bytes read so far
+/// left in `pending`).
+fn read_member<R: Read>(raw: &mut R, members: &mut Vec<u8>, pending: &mut Vec<u8>) -> io::Result<bool> {
+    let at = members.len();
+    members.resize(at + FIXED, 0);
+    let got = read_full(raw, &mut members[at..])?;
+    let not_bgzf = |members: &mut Vec<u8>, pending: &mut Vec<u8>| {
+        *pending = members.split_off(at);
+        Ok(false)
+    };
     if got == 0 {
-        return Ok(None);
+        members.truncate(at);
+        return Ok(false);
     }
-    head.truncate(got);
-    if got < FIXED || head[3] & 4 == 0 {
-        *pending = head;
-        return Ok(None);
+    if got < FIXED || members[at + 3] & 4 == 0 {
+        members.truncate(at + got);
+        return not_bgzf(members, pending);
     }
-    let xlen = u16::from_le_bytes([head[10], head[11]]) as usize;
-    head.resize(FIXED + xlen, 0);
-    let got = read_full(raw, &mut head[FIXED..])?;
-    head.truncate(FIXED + got);
-    let size = match bc_size(&head) {
+    let xlen = u16::from_le_bytes([members[at + 10], members[at + 11]]) as usize;
+    members.resize(at + FIXED + xlen, 0);
+    let got = read_full(raw, &mut members[at + FIXED..])?;
+    members.truncate(at + FIXED + got);
+    let size = match bc_size(&members[at..]) {
         Some(s) if s >= FIXED + xlen + 8 && s <= MAX_MEMBER => s,
         Some(_) => return Err(corrupt("a BGZF block's size is impossible")),
-        None => {
-            *pending = head;
-            return Ok(None);
-        }
+        None => return not_bgzf(members, pending),
     };
-    let have = head.len();
-    head.resize(size, 0);
-    if read_full(raw, &mut head[have..])? < size - have {
+    let have = members.len() - at;
+    members.resize(at + size, 0);
+    if read_full(raw, &mut members[at + have..])? < size - have {
         return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "the last BGZF block is truncated"));
     }
-    Ok(Some(head))
+    Ok(true)
 }
 
-/// The contents of `members`, one after the other.
-fn inflate_all(members: &[Vec<u8>]) -> Inflated {
-    let mut out = Vec::with_capacity(members.len() * MAX_MEMBER);
+/// The contents of the members (`members` up to each of `ends`), one after
+/// the other, into `out` (cleared first).
+fn inflate_all(members: &[u8], ends: &[usize], out: &mut Vec<u8>) -> io::Result<()> {
+    out.clear();
+    out.reserve(ends.len() * MAX_MEMBER);
     let mut d = Decompress::new(false);
-    for m in members {
-        inflate_member(&mut d, m, &mut out)?;
+    let mut from = 0;
+    for &end in ends {
+        inflate_member(&mut d, &members[from..end], out)?;
+        from = end;
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Append the content of one whole BGZF member to `out`, checking its CRC-32

@@ -73,6 +73,10 @@ pub(crate) fn plain_text<'a, R: Read + Send + 'a>(mut raw: R, threads: usize) ->
     let head = read_up_to(&mut text, 4)?;
     let bam = head == super::bam::MAGIC;
     let text = Cursor::new(head).chain(text);
+    if bam && bgzf {
+        // (the BGZF reader hands out whole inflated batches: no more buffering)
+        return Ok(Plain { text: Box::new(text), empty: false, lines_skipped: 0, bam: true });
+    }
     let mut text = io::BufReader::with_capacity(1 << 16, text);
     if bam {
         return Ok(Plain { text: Box::new(text), empty: false, lines_skipped: 0, bam: true });
