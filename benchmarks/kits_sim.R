@@ -353,14 +353,15 @@ conf <- as.data.frame(table(design = calls$design, method = calls$method, truth 
   stringsAsFactors = FALSE)
 conf <- conf[conf$Freq > 0, ]
 ours <- calls[calls$method == "ours_assign", ]
-reasons <- as.data.frame(table(design = ours$design, kind = ours$kind,
+reasons <- as.data.frame(table(design = ours$design,
+  kind = ifelse(ours$kind == "none", paste0("none, ", ifelse(ours$flanks %in% "yes", "with", "without"), " the flanks"), ours$kind),
   reason = ifelse(is.na(ours$reason), "(assigned)", ours$reason)), stringsAsFactors = FALSE)
 reasons <- reasons[reasons$Freq > 0, ]
 
 write_csv(acc, "kits_sim_accuracy")
 write_csv(conf, "kits_sim_confusion")
 write_csv(reasons, "kits_sim_reasons")
-write_csv(calls[c("design", "method", "id", "kind", "truth", "strand", "call", "reason")], "kits_sim_calls")
+write_csv(calls[c("design", "method", "id", "kind", "truth", "strand", "flanks", "call", "reason")], "kits_sim_calls")
 
 # ---- speed per read ---------------------------------------------------------
 speed_rows <- list()
@@ -471,7 +472,7 @@ write_receipt("kits_sim", args, load_before = load_before, extra = list(
     samples = nrow(runs[[dn]]$design$sheet),
     k = ducksassy:::as_search_patterns(designs[[dn]]$set)$k,
     pattern_length = max(nchar(ducksassy:::set_patterns(designs[[dn]]$set))),
-    kinds = as.list(table(runs[[dn]]$reads$kind)),
+    kinds = as.list(table(factor(runs[[dn]]$reads$kind, levels = c("barcoded", "none", "chimera")))),
     strand_minus = sum(runs[[dn]]$reads$strand == "-"),
     trunc_front = sum(runs[[dn]]$reads$trunc_front > 0),
     rear_end = as.list(table(runs[[dn]]$reads$rear_end)),
