@@ -239,6 +239,8 @@ runs <- list()
 for (dn in names(designs)) {
   d <- designs[[dn]]
   sd <- sim_design(d$kit_rows, dn)
+  bad <- sim_self_check(sd)
+  if (bad > 0L) stop("the simulator's check failed for ", dn, " (", bad, " reads)")
   t <- timed(function() simulate_run(sd, args$reads, seed = args$seed + match(dn, c("native", "dual", "rapid")),
     insert_source = inserts, error = args$error, homopolymer = args$homopolymer))
   run <- t$value

@@ -270,3 +270,43 @@ sim_truth_from_headers <- function(headers) {
     strand = get("strand"), first = get("first"), second = get("second"), flanks = get("flanks"),
     stringsAsFactors = FALSE)
 }
+
+#' A check of the generator, without errors or truncations: every barcoded
+#' read holds its constructs exactly, in its strand's places (the front's
+#' construct forward within the first max_leader + 1 letters, the rear's
+#' reverse complemented at the end), no other construct; a read without a
+#' barcode none; a chimera at least two (front only) or four. Returns the
+#' number of reads that fail (0 expected).
+sim_self_check <- function(d, n = 100L, seed = 5L) {
+  run <- simulate_run(d, n, seed = seed, error = 0, homopolymer = 0, p_trunc_front = 0, p_trunc_rear = 0,
+    p_no_rear = 0)
+  r <- run$reads
+  C <- d$construct
+  lead <- run$params$max_leader + 1L
+  bad <- 0L
+  for (i in seq_len(nrow(r))) {
+    s <- r$sequence[[i]]
+    at <- function(p) {
+      m <- gregexpr(p, s, fixed = TRUE)[[1]]
+      if (m[1] < 0) integer() else as.integer(m)
+    }
+    total <- sum(vapply(C, function(p) length(at(p)) + length(at(sim_rc(p))), 0L))
+    at_front <- function(b) length(at(C[[b]])) == 1L && at(C[[b]]) <= lead
+    at_rear <- function(b) {
+      p <- sim_rc(C[[b]])
+      length(at(p)) == 1L && at(p) + nchar(p) - 1L >= nchar(s) - lead + 1L
+    }
+    ok <- switch(r$kind[[i]],
+      none = total == 0L,
+      chimera = total >= if (d$design == "rapid") 2L else 4L,
+      barcoded = if (d$design == "rapid") {
+        total == 1L && if (r$strand[[i]] == "+") at_front(r$front[[i]]) else at_rear(r$front[[i]])
+      } else if (r$strand[[i]] == "+") {
+        total == 2L && at_front(r$front[[i]]) && at_rear(r$rear[[i]])
+      } else {
+        total == 2L && at_front(r$rear[[i]]) && at_rear(r$front[[i]])
+      })
+    if (!isTRUE(ok)) bad <- bad + 1L
+  }
+  bad
+}
