@@ -32,7 +32,7 @@
 #'   r2 = paste0(strrep("C", 60), "CCGGTTAAGG", "GGCCTTGCAATTGCAA", "GTTCAGCACC"),
 #'   r3 = strrep("ACGT", 20)
 #' )
-#' x <- sassy_assign(reads, set, ends = 40)
+#' x <- sassy_assign(reads, set, k = 4, ends = 40)
 #' summary(x)
 #' plot(x)
 NULL

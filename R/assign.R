@@ -199,7 +199,7 @@ end_mode_formals <- function() {
 #'   r6 = paste0(strrep("C", 60), "CCGGTTAAGG", "GGCCTTGCAATTGCAA", "GTTCAGCACC"),
 #'   r7 = paste0("GGTGCTGAAC", "CATGCATGCATGCATG", "CCTTAACCGG", strrep("T", 60))
 #' )
-#' x <- sassy_assign(reads, set, ends = 40)
+#' x <- sassy_assign(reads, set, k = 4, ends = 40)
 #' x[, c("front_barcode", "rear_barcode", "sample", "status", "reason")]
 #' summary(x)
 #'
@@ -207,7 +207,7 @@ end_mode_formals <- function() {
 #' dual <- c(paste0("GGTGCTGAAC", "ACGTACGTACGTACGT", "CCTTAACCGG", strrep("A", 60),
 #'   "CCGGTTAAGG", "GGCCTTGCAATTGCAA", "GTTCAGCACC"))
 #' sheet <- data.frame(front = "a", rear = "b", sample = "patient_1")
-#' sassy_assign(dual, set, ends = 40, samples = sheet)[, c("sample", "status")]
+#' sassy_assign(dual, set, k = 4, ends = 40, samples = sheet)[, c("sample", "status")]
 sassy_assign <- new_verb(
   "sassy_assign",
   c(verb_formals("vector", hits = FALSE), alist(margin = 0L), end_mode_formals()),

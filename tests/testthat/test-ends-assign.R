@@ -293,6 +293,11 @@ test_that("files, vectors and tables give the same both-ends assignment", {
   expect_identical(f$name, names(reads))
   cols <- setdiff(names(v), "record")
   expect_identical(as.list(f)[cols], as.list(v)[cols])
+  if (requireNamespace("BiocParallel", quietly = TRUE)) {
+    fp <- sassy_assign_fastx(fa, sim$set, k = 6L, ends = 110L, samples = sim$sheet, chimeras = "set_aside",
+      BPPARAM = BiocParallel::SerialParam())
+    expect_identical(fp, f)
+  }
   skip_without_drivers()
   for (driver in table_drivers()) {
     con <- local_db(driver)
