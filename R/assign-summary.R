@@ -49,8 +49,9 @@ summary.ducksassy_assignment <- function(object, ...) {
   }
   s <- object$sample
   samples <- if (is.null(s)) count(character(), character(), "sample") else {
-    tab <- table(s[!is.na(s)])
-    df <- data.frame(sample = names(tab), reads = as.integer(tab), stringsAsFactors = FALSE)
+    v <- as.character(s[!is.na(s)])
+    u <- sort(unique(v))
+    df <- data.frame(sample = u, reads = tabulate(match(v, u), length(u)), stringsAsFactors = FALSE)
     df[order(-df$reads, df$sample), , drop = FALSE]
   }
   rownames(samples) <- NULL

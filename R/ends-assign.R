@@ -288,8 +288,10 @@ combine_ends <- function(front, rear, set = NULL,
   end_cols <- function(a, prefix) {
     ok <- a$status == "assigned"
     ok[is.na(ok)] <- FALSE
+    barcode <- rep(NA_character_, length(ok))
+    barcode[ok] <- bc_name(a)[ok]
     out <- list(
-      barcode = ifelse(ok, bc_name(a), NA_character_),
+      barcode = barcode,
       cost = a$cost,
       barcode_cost = if (is.null(a$barcode_cost)) a$cost else a$barcode_cost,
       start = a$start,
@@ -363,6 +365,8 @@ combine_ends <- function(front, rear, set = NULL,
     reason[disagree] <- "ends disagree"
     reason[is.na(sample) & any_ambiguous] <- "ambiguous"
   }
+  sample <- as.character(sample)
+  reason <- as.character(reason)
   c(f, r, list(
     orientation = orientation,
     sample = sample,

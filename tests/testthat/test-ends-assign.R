@@ -376,3 +376,19 @@ test_that("qcat-examples' real reads with SQK-RBK001, policy 'either': >= 85% co
   expect_identical(sum(!is.na(called)), sum(x$status == "assigned"))
   expect_true(all(!is.na(x$reason[is.na(called)])))
 })
+
+test_that("NA, empty and no records in the both-ends mode", {
+  set <- sassy_barcodes(c(a = "ACGTACGTACGTACGT", b = "TTGCAATTGCAAGGCC"),
+    flank5 = "GGTGCTGAAC", flank3 = "CCTTAACCGG")
+  x <- sassy_assign(c(NA, "", "ACGT", paste0("GGTGCTGAAC", "ACGTACGTACGTACGT", "CCTTAACCGG")), set, k = 4L)
+  expect_identical(x$sample, c(NA, NA, NA, "a"))
+  # an NA record has NA in every column after `name`, as before
+  expect_identical(as.character(x$status), c(NA, "unassigned", "unassigned", "assigned"))
+  expect_identical(x$reason, c(NA, "no hit", "no hit", NA))
+  y <- sassy_assign(character(), set)
+  expect_identical(nrow(y), 0L)
+  expect_identical(names(y), names(x))
+  expect_identical(vapply(unclass(y), typeof, ""), vapply(unclass(x), typeof, ""))
+  expect_identical(summary(y)$reads, 0L)
+  expect_identical(nrow(summary(y)$samples), 0L)
+})
