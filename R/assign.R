@@ -150,9 +150,9 @@ end_mode_formals <- function() {
 #'       `"unassigned"`.}
 #'   }
 #'   In the both-ends mode (*Both ends and sample sheets*), the columns up
-#'   to `other_cost` describe the deciding end (the front's hit when the
-#'   front is assigned, else the rear's when it is, else the end with a
-#'   hit, front first), then:
+#'   to `other_cost`, but `sample`, describe the deciding end (the front's
+#'   hit when the front is assigned, else the rear's when it is, else the
+#'   end with a hit, front first), then:
 #'   \describe{
 #'     \item{`front_barcode`, `front_cost`, `front_barcode_cost`,
 #'       `front_start`, `front_end`, `front_strand`}{The front end's
