@@ -13,8 +13,7 @@
 #'
 #' @param object,x An assignment (`ducksassy_assignment`), or for `print()`
 #'   its summary.
-#' @param ... Not used (`summary()`, `print()`), or passed to
-#'   [graphics::barplot()] (`plot()`).
+#' @param ... Not used.
 #' @return `summary()`: a list of class `ducksassy_assignment_summary`:
 #'   `reads` (the number of records), `samples` (a data frame of `sample`
 #'   and `reads`, the assigned reads of each sample, most first), `status`
@@ -95,8 +94,10 @@ plot.ducksassy_assignment <- function(x, ...) {
   on.exit(graphics::par(old), add = TRUE)
   reads <- c(stats::setNames(s$samples$reads, s$samples$sample),
     c(unassigned = s$reads - sum(s$samples$reads)))
+  # room for the longest sample name under the bars
+  graphics::par(mar = c(min(15, max(5, 1 + 0.6 * max(nchar(names(reads))))), 4, 3, 1))
   graphics::barplot(reads, las = 2L, main = "Reads per sample", ylab = "reads",
-    col = c(rep("grey40", nrow(s$samples)), "grey80"), ...)
+    col = c(rep("grey40", nrow(s$samples)), "grey80"))
   edits <- function(col, barcode) {
     v <- x[[col]]
     b <- x[[barcode]]
@@ -110,9 +111,10 @@ plot.ducksassy_assignment <- function(x, ...) {
     rear = tabulate(re + 1L, top + 1L)
   )
   colnames(m) <- 0:top
+  graphics::par(mar = c(5, 4, 3, 1))
   graphics::barplot(m, beside = TRUE, legend.text = rownames(m),
     main = "Edits in the barcode", xlab = "edits", ylab = "ends",
-    col = c("grey30", "grey70"), ...)
+    col = c("grey30", "grey70"))
   invisible(x)
 }
 
