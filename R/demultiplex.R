@@ -168,7 +168,9 @@ sassy_demultiplex_fastx <- new_verb(
       ends = NULL, margin = 0L),
     search_option_formals(except = "all_endpoints"),
     alist(threads = sassy_threads(), indels = TRUE, trim = FALSE, mates = NULL,
-      overwrite = FALSE, report = NULL, compression_level = 2L)
+      overwrite = FALSE, report = NULL, compression_level = 2L,
+      policy = NULL, samples = NULL, chimeras = c("ignore", "set_aside"),
+      reason_files = FALSE)
   ),
   "demultiplex_fastx",
   options_as_list = TRUE
@@ -177,7 +179,8 @@ sassy_demultiplex_fastx <- new_verb(
 #' The work of sassy_demultiplex_fastx()
 #' @noRd
 demultiplex_fastx <- function(paths, patterns, output, k, margin, trim, mates,
-                              overwrite, report, compression_level, args, call) {
+                              overwrite, report, compression_level, policy,
+                              samples, chimeras, reason_files, args, call) {
   paths <- check_fastx_paths(paths, "paths", call = call, hint = function() {
     swapped_hint(patterns, is_file, "sassy_demultiplex_fastx", "paths")
   })
@@ -192,6 +195,13 @@ demultiplex_fastx <- function(paths, patterns, output, k, margin, trim, mates,
     }
   }
   args$all_endpoints <- FALSE
+  both <- is_both_ends(patterns, policy, samples)
+  if (both) {
+    e <- check_ends_args(args$ends, policy, samples, chimeras, reason_files, mates, call)
+    # each end is searched in `end_length` letters (the core sets the ends
+    # of each search; these warn of ends shorter than a pattern)
+    args$ends <- e$end_length
+  }
   sp <- as_search_patterns(patterns, given_k(k, call))
   patterns <- sp$patterns
   k <- sp$k
@@ -200,7 +210,14 @@ demultiplex_fastx <- function(paths, patterns, output, k, margin, trim, mates,
   trim <- check_flag(trim, "trim", call = call)
   overwrite <- check_flag(overwrite, "overwrite", call = call)
   level <- check_compression_level(compression_level, call = call)
-  outs <- demux_outputs(output, plan$patterns, paired = !is.null(mates), c(paths, mates), call = call)
+  ends_spec <- NULL
+  if (both) {
+    eo <- ends_outputs(plan, sp$set, e, call)
+    outs <- demux_outputs(output, plan$patterns, paired = FALSE, paths, call = call, names = eo$names)
+    ends_spec <- eo$spec
+  } else {
+    outs <- demux_outputs(output, plan$patterns, paired = !is.null(mates), c(paths, mates), call = call)
+  }
   report <- check_demux_report(report, c(outs$path, outs$mate_path), c(paths, mates), call)
   outs$stale <- setdiff(outs$stale, report)
   if (length(outs$stale) > 0L && !overwrite) {
@@ -224,7 +241,8 @@ demultiplex_fastx <- function(paths, patterns, output, k, margin, trim, mates,
     progress_callback(progress),
     if (!is.null(report)) {
       list(path.expand(report), outs$name, fastx_pattern_columns(plan$patterns, character()))
-    }
+    },
+    ends_spec
   )
   res <- fastx_result(res, "paths", c(paths, mates), call = call)
   if (!is.double(res) || length(res) != length(outs$name)) {
@@ -291,11 +309,16 @@ abort_stale_outputs <- function(stale, output, call) {
 #'   created, deepest first) and `stale` (files of the template that this
 #'   run does not write).
 #' @noRd
-demux_outputs <- function(output, patterns, paired, inputs, call) {
+demux_outputs <- function(output, patterns, paired, inputs, call, names = NULL) {
   check_demux_template(output, paired, inputs, call)
   samples <- pattern_samples(patterns)
-  check_sample_names(unique(samples), call)
-  name <- c(unique(samples), "unassigned", "ambiguous")
+  if (is.null(names)) {
+    check_sample_names(unique(samples), call)
+    name <- c(unique(samples), "unassigned", "ambiguous")
+  } else {
+    # the both-ends mode: the outputs' names given (ends_outputs())
+    name <- names
+  }
   fill <- function(mate) {
     p <- gsub("{mate}", mate, output, fixed = TRUE)
     vapply(name, function(n) gsub("{name}", n, p, fixed = TRUE), "", USE.NAMES = FALSE)
@@ -308,8 +331,8 @@ demux_outputs <- function(output, patterns, paired, inputs, call) {
   }
   list(
     name = name, path = path, mate_path = mate_path,
-    sample = match(samples, name),
-    unassigned = length(name) - 1L, ambiguous = length(name),
+    sample = match(samples, name, nomatch = 1L),
+    unassigned = match("unassigned", name, nomatch = 1L), ambiguous = match("ambiguous", name),
     stale = stale_outputs(output, c(path, mate_path))
   )
 }
@@ -357,16 +380,17 @@ check_demux_template <- function(output, paired, inputs, call) {
 #' names of the `unassigned` and `ambiguous` outputs, and names equal up to
 #' case (one file on macOS and Windows).
 #' @noRd
-check_sample_names <- function(samples, call) {
+check_sample_names <- function(samples, call, arg = "patterns",
+                               reserved = c("unassigned", "ambiguous")) {
   refuse <- function(bad, why) {
     ducksassy_abort(
       c(
-        "The names of `patterns` name the output files of their samples.",
+        if (arg == "patterns") "The names of `patterns` name the output files of their samples." else "The sample names of `samples` name the output files.",
         x = paste0("The name ", format_value(samples[[bad[[1L]]]]), " ", why, "."),
-        i = "Rename the pattern (`names(patterns)`)."
+        i = if (arg == "patterns") "Rename the pattern (`names(patterns)`)." else "Rename the sample (`samples$sample`)."
       ),
       class = c("ducksassy_sample_name_error", "ducksassy_input_error"),
-      arg = "patterns", value = samples[[bad[[1L]]]], call = call
+      arg = arg, value = samples[[bad[[1L]]]], call = call
     )
   }
   checks <- list(
@@ -374,7 +398,7 @@ check_sample_names <- function(samples, call) {
     list(grepl("[/\\\\]", samples), "contains `/` or `\\`, which would make it a folder"),
     list(grepl("[[:cntrl:]]", samples), "contains a control character (a newline or a tab)"),
     list(grepl("[:*?\"<>|]", samples), "contains one of `:*?\"<>|`, which file names on Windows must not"),
-    list(tolower(samples) %in% c("unassigned", "ambiguous"), "is that of an output of its own (`unassigned`, `ambiguous`)")
+    list(tolower(samples) %in% reserved, paste0("is that of an output of its own (", paste0("`", reserved, "`", collapse = ", "), ")"))
   )
   for (chk in checks) {
     if (any(chk[[1L]])) refuse(which(chk[[1L]]), chk[[2L]])

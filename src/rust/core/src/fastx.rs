@@ -52,6 +52,7 @@
 mod bam;
 mod decompress;
 pub mod demux;
+pub mod demux_ends;
 pub mod demux_report;
 mod error;
 mod gzip_blocks;
