@@ -111,6 +111,64 @@
 #' `"demux/{name}_R{mate}.fastq.gz"`. With `trim`, each mate is trimmed of
 #' its own hit of the pair's pattern, if it has one.
 #'
+#' @section Both ends:
+#' With a barcode set ([sassy_kit()], [sassy_barcodes()]) as `patterns`, or
+#' `policy` or `samples` given (bare named patterns then act as a set
+#' without flanks, each at both ends), each read is assigned by both of its
+#' ends. `ends` is then one number `L` (default 250): the front end is
+#' searched in the first `L` letters, the rear end in the last `L` (a read
+#' no longer than `L` is searched whole for each), each end on its own by
+#' the rule of [sassy_assign()] (the margin compares barcode names). Both
+#' strands are searched, and the read's orientation follows from the set's
+#' rows: a read whose front carries a barcode of a `"rear"` row is the
+#' reverse strand, and its ends are swapped before `policy` looks at them.
+#' `policy` combines the two ends:
+#' * `"either"` (the default): the barcode of either end; two ends with
+#'   different barcodes are `"ends disagree"`, an ambiguous end without
+#'   agreement `"ambiguous"`;
+#' * `"both"`: both ends must carry the same barcode (`"one end only"`
+#'   otherwise);
+#' * `"samples"` (the default when `samples` is given): the sample sheet
+#'   `samples`, a data frame with columns `front`, `rear` (barcode names)
+#'   and `sample`, names the sample of each pair (dual and combinatorial
+#'   barcodes); a row whose `rear` is `NA` takes any rear end, or none.
+#'   Pairs not in the sheet are `"pair not in sample sheet"`.
+#'
+#' The outputs are then one per sample (the barcode names, or the sheet's
+#' samples), `unassigned` and `ambiguous`. With `reason_files = TRUE` the
+#' unassigned records go to one file per reason instead, named by the
+#' reason with `_` for spaces: `no_hit`, `ends_disagree` (policies
+#' `"either"` and `"both"`), `one_end_only` (`"both"`),
+#' `pair_not_in_sample_sheet` (`"samples"`), `flank_without_barcode` (a set
+#' with flanks): a read with no barcode at either end, but a flank of the
+#' set alone (its `flank5` or `flank3`, whichever is longer, if it has 8
+#' letters or more, with `k = ceiling(error_rate * length)`) in an end.
+#' With `chimeras = "set_aside"`, the middle of each read longer than `2L`
+#' (its letters from `L + 1` to `n - L`) is searched whole for the set's
+#' patterns (flanks included, with `k`): a read with a hit there is
+#' chimeric (two molecules joined), whatever its ends say, and goes to
+#' `chimeric`. That search reads the whole of the long reads, so it costs
+#' far more than the ends. `chimeras = "ignore"` (the default) does not
+#' look. Sample names may not be those of these outputs, and `mates` are
+#' not demultiplexed by both ends yet.
+#'
+#' With `trim = TRUE`, an assigned record is cut at both ends: everything
+#' up to the end of the front end's hit and everything from the start of
+#' the rear end's hit (each end assigned to a barcode; its hit found in its
+#' `L` letters), in the read's forward coordinates. Where the two hits
+#' overlap (a short read, searched whole for each end, has one site), the
+#' record is cut of that one site as without both ends.
+#'
+#' The report (`report =`) then has, after `other_cost`, the columns
+#' `front_barcode`, `rear_barcode` (the barcodes at the read's front and
+#' rear end, `NA` unless assigned there), `orientation` (`"+"`, `"-"`, `NA`
+#' when the ends do not tell), `sample`, `status` (`assigned`, `ambiguous`,
+#' `unassigned` or `chimeric`) and `reason` (`NA` when assigned; `"no hit"`,
+#' `"ambiguous"`, `"ends disagree"`, `"one end only"`, `"pair not in sample
+#' sheet"`, `"flank without barcode"`, `"chimeric"`); its `pattern` to
+#' `other_cost` describe the front end's hit when the front end is
+#' assigned, else the rear end's.
+#'
 #' @section Threads:
 #' `threads` is the number of search threads. Reading (and decompressing)
 #' the input and writing the outputs run on a thread each of their own,
@@ -141,8 +199,20 @@
 #' @param compression_level The gzip compression level of the outputs
 #'   ending in `.gz`: a whole number from 1 (fastest) to 9 (smallest);
 #'   default 2 (see *gzip outputs*). Plain outputs ignore it.
+#' @param policy `NULL` (default), `"either"`, `"both"` or `"samples"`: how
+#'   the two ends of a read name its sample (see *Both ends*). `NULL` is
+#'   `"samples"` when `samples` is given, else `"either"`; given, it turns
+#'   on the assignment by both ends for bare patterns.
+#' @param samples `NULL` (default), or a sample sheet: a data frame with
+#'   columns `front`, `rear` (barcode names; `rear` `NA` for any rear end)
+#'   and `sample` (see *Both ends*).
+#' @param chimeras `"ignore"` (default) or `"set_aside"`: write reads with a
+#'   barcode in their middle to `chimeric` (see *Both ends*).
+#' @param reason_files `FALSE` (default): the unassigned records go to
+#'   `unassigned`; `TRUE`: to one file per reason (see *Both ends*).
 #' @return A data frame with one row per output: `name` (the sample, then
-#'   `"unassigned"` and `"ambiguous"`), `path` (and `mate_path` with
+#'   `"unassigned"` (or the reasons' files) and `"ambiguous"`, and
+#'   `"chimeric"` with `chimeras = "set_aside"`), `path` (and `mate_path` with
 #'   `mates`) and `records`, the records (pairs) written there (a double).
 #'   Together they hold every input record exactly once.
 #' @seealso [sassy_assign_fastx()] for the assignment of each record as a
