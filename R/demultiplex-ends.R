@@ -19,7 +19,22 @@ is_both_ends <- function(patterns, policy, samples) {
   is_barcode_set(patterns) || !is.null(policy) || !is.null(samples)
 }
 
-#' The arguments of the both-ends mode, checked
+#' `chimeras`: `"ignore"` (the default) or `"set_aside"`; checked in
+#' either mode
+#' @noRd
+check_chimeras <- function(chimeras, call) {
+  if (identical(chimeras, c("ignore", "set_aside"))) {
+    return("ignore")
+  }
+  if (!is.character(chimeras) || length(chimeras) != 1L || is.na(chimeras) ||
+    !chimeras %in% c("ignore", "set_aside")) {
+    abort_scalar("chimeras", "\"ignore\" or \"set_aside\"", chimeras, call)
+  }
+  chimeras
+}
+
+#' The arguments of the both-ends mode, checked (`chimeras` and
+#' `reason_files` already are)
 #'
 #' @return A list: `end_length`, `policy`, `samples` (the sheet as
 #'   characters, or `NULL`), `chimeras`, `reason_files`.
@@ -49,14 +64,6 @@ check_ends_args <- function(ends, policy, samples, chimeras, reason_files, mates
   if (policy != "samples" && !is.null(samples)) {
     abort_scalar("policy", "\"samples\" (or `NULL`) when a sample sheet `samples` is given", policy, call)
   }
-  if (identical(chimeras, c("ignore", "set_aside"))) {
-    chimeras <- "ignore"
-  }
-  if (!is.character(chimeras) || length(chimeras) != 1L || is.na(chimeras) ||
-    !chimeras %in% c("ignore", "set_aside")) {
-    abort_scalar("chimeras", "\"ignore\" or \"set_aside\"", chimeras, call)
-  }
-  reason_files <- check_flag(reason_files, "reason_files", call = call)
   if (!is.null(mates)) {
     abort_value("mates",
       "`mates` cannot be demultiplexed by both ends of the reads yet.",

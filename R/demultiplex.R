@@ -265,6 +265,8 @@ demultiplex_fastx <- function(paths, patterns, output, k, margin, trim, mates,
     }
   }
   args$all_endpoints <- FALSE
+  chimeras <- check_chimeras(chimeras, call)
+  reason_files <- check_flag(reason_files, "reason_files", call = call)
   both <- is_both_ends(patterns, policy, samples)
   if (both) {
     e <- check_ends_args(args$ends, policy, samples, chimeras, reason_files, mates, call)
