@@ -6,23 +6,23 @@
 
 # The reasons of the both-ends mode, in the core's order (ends_policy.rs,
 # `Reason`), and the files of those that go to files of their own.
-ends_reasons <- c(
+demux_reasons <- c(
   "chimeric", "ambiguous", "ends disagree", "one end only",
   "pair not in sample sheet", "flank without barcode", "no hit"
 )
-reason_file_name <- function(reason) gsub(" ", "_", reason, fixed = TRUE)
+demux_reason_file <- function(reason) gsub(" ", "_", reason, fixed = TRUE)
 
 #' Whether a demultiplexing is by both ends: a barcode set, or a policy or
 #' a sample sheet given
 #' @noRd
-is_both_ends <- function(patterns, policy, samples) {
+is_demux_both_ends <- function(patterns, policy, samples) {
   is_barcode_set(patterns) || !is.null(policy) || !is.null(samples)
 }
 
 #' `chimeras`: `"ignore"` (the default) or `"set_aside"`; checked in
 #' either mode
 #' @noRd
-check_chimeras <- function(chimeras, call) {
+check_demux_chimeras <- function(chimeras, call) {
   if (identical(chimeras, c("ignore", "set_aside"))) {
     return("ignore")
   }
@@ -39,7 +39,7 @@ check_chimeras <- function(chimeras, call) {
 #' @return A list: `end_length`, `policy`, `samples` (the sheet as
 #'   characters, or `NULL`), `chimeras`, `reason_files`.
 #' @noRd
-check_ends_args <- function(ends, policy, samples, chimeras, reason_files, mates, call) {
+check_demux_ends_args <- function(ends, policy, samples, chimeras, reason_files, mates, call) {
   if (is.null(ends)) {
     end_length <- 250L
   } else {
@@ -79,7 +79,7 @@ check_ends_args <- function(ends, policy, samples, chimeras, reason_files, mates
 #' `sample`, whose barcodes are those of the set
 #' @return The sheet as three character vectors (a data frame).
 #' @noRd
-check_sample_sheet <- function(samples, barcodes, call) {
+check_demux_sample_sheet <- function(samples, barcodes, call) {
   if (!is.data.frame(samples) || !all(c("front", "rear", "sample") %in% names(samples)) || nrow(samples) == 0L) {
     abort_scalar("samples", "a data frame with columns `front`, `rear` and `sample` and a row per sample", samples, call)
   }
@@ -121,7 +121,7 @@ check_sample_sheet <- function(samples, barcodes, call) {
 #' `k = ceiling(error_rate * length)`, below the length
 #' @return A list of `patterns` (unique) and their `k`.
 #' @noRd
-set_flanks <- function(set) {
+demux_set_flanks <- function(set) {
   if (is.null(set)) {
     return(list(patterns = character(), k = integer()))
   }
@@ -136,25 +136,25 @@ set_flanks <- function(set) {
 #'
 #' @param plan The checked assign plan (its patterns are the set's).
 #' @param set The barcode set, or `NULL` (bare named patterns).
-#' @param e check_ends_args()'s list.
+#' @param e check_demux_ends_args()'s list.
 #' @return A list: `names` (of the outputs: the samples, then `unassigned`
 #'   or the reasons' files, `ambiguous`, and `chimeric` with `chimeras =
 #'   "set_aside"`), `sample_names` and `spec` (for the binding, without its
 #'   output indices' base shifted: 0-based).
 #' @noRd
-ends_outputs <- function(plan, set, e, call) {
+demux_ends_outputs <- function(plan, set, e, call) {
   barcode_names <- pattern_samples(plan$patterns)
   barcodes <- unique(barcode_names)
   if (e$policy == "samples") {
-    sheet <- check_sample_sheet(e$samples, barcodes, call)
+    sheet <- check_demux_sample_sheet(e$samples, barcodes, call)
     sample_names <- unique(sheet$sample)
-    check_sample_names(sample_names, call, arg = "samples", reserved = ends_reserved_names())
+    check_sample_names(sample_names, call, arg = "samples", reserved = demux_reserved_names())
   } else {
     sheet <- NULL
     sample_names <- barcodes
-    check_sample_names(sample_names, call, reserved = ends_reserved_names())
+    check_sample_names(sample_names, call, reserved = demux_reserved_names())
   }
-  flanks <- set_flanks(set)
+  flanks <- demux_set_flanks(set)
   kinds <- c(
     "no hit",
     if (e$policy != "samples") "ends disagree",
@@ -162,15 +162,15 @@ ends_outputs <- function(plan, set, e, call) {
     if (e$policy == "samples") "pair not in sample sheet",
     if (length(flanks$patterns)) "flank without barcode"
   )
-  kinds <- intersect(ends_reasons, kinds)
-  unassigned <- if (e$reason_files) reason_file_name(kinds) else "unassigned"
+  kinds <- intersect(demux_reasons, kinds)
+  unassigned <- if (e$reason_files) demux_reason_file(kinds) else "unassigned"
   names <- c(sample_names, unassigned, "ambiguous", if (e$chimeras == "set_aside") "chimeric")
   at <- function(n) match(n, names) - 1L
-  reason_output <- vapply(ends_reasons, function(r) {
+  reason_output <- vapply(demux_reasons, function(r) {
     if (r == "ambiguous") return(at("ambiguous"))
     if (r == "chimeric" && e$chimeras == "set_aside") return(at("chimeric"))
     if (!e$reason_files) return(at("unassigned"))
-    if (r %in% kinds) at(reason_file_name(r)) else at("no_hit")
+    if (r %in% kinds) at(demux_reason_file(r)) else at("no_hit")
   }, 0L, USE.NAMES = FALSE)
   flank_plans <- lapply(sort(unique(flanks$k)), function(kk) {
     fp <- plan
@@ -202,6 +202,6 @@ ends_outputs <- function(plan, set, e, call) {
 }
 
 # The output names of the both-ends mode that no sample may take.
-ends_reserved_names <- function() {
-  c("unassigned", "ambiguous", "chimeric", reason_file_name(ends_reasons))
+demux_reserved_names <- function() {
+  c("unassigned", "ambiguous", "chimeric", demux_reason_file(demux_reasons))
 }

@@ -265,11 +265,11 @@ demultiplex_fastx <- function(paths, patterns, output, k, margin, trim, mates,
     }
   }
   args$all_endpoints <- FALSE
-  chimeras <- check_chimeras(chimeras, call)
+  chimeras <- check_demux_chimeras(chimeras, call)
   reason_files <- check_flag(reason_files, "reason_files", call = call)
-  both <- is_both_ends(patterns, policy, samples)
+  both <- is_demux_both_ends(patterns, policy, samples)
   if (both) {
-    e <- check_ends_args(args$ends, policy, samples, chimeras, reason_files, mates, call)
+    e <- check_demux_ends_args(args$ends, policy, samples, chimeras, reason_files, mates, call)
     # each end is searched in `end_length` letters (the core sets the ends
     # of each search; these warn of ends shorter than a pattern)
     args$ends <- e$end_length
@@ -284,7 +284,7 @@ demultiplex_fastx <- function(paths, patterns, output, k, margin, trim, mates,
   level <- check_compression_level(compression_level, call = call)
   ends_spec <- NULL
   if (both) {
-    eo <- ends_outputs(plan, sp$set, e, call)
+    eo <- demux_ends_outputs(plan, sp$set, e, call)
     outs <- demux_outputs(output, plan$patterns, paired = FALSE, paths, call = call, names = eo$names)
     ends_spec <- eo$spec
   } else {
@@ -388,7 +388,7 @@ demux_outputs <- function(output, patterns, paired, inputs, call, names = NULL) 
     check_sample_names(unique(samples), call)
     name <- c(unique(samples), "unassigned", "ambiguous")
   } else {
-    # the both-ends mode: the outputs' names given (ends_outputs())
+    # the both-ends mode: the outputs' names given (demux_ends_outputs())
     name <- names
   }
   fill <- function(mate) {

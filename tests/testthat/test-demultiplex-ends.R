@@ -305,3 +305,23 @@ test_that("real reads of a rapid kit (qcat-examples) go where assign_read_ends()
   ok <- !is.na(e$sample) & sprintf("%02d", as.integer(truth)) == sub("^.*?([0-9]+)$", "\\1", e$sample)
   expect_gt(mean(ok), 0.8)
 })
+
+test_that("a letter outside the alphabet in a read's middle is an error of its record and position when chimeras are searched", {
+  set.seed(3805)
+  bcs <- c(x = de_dna(18), y = de_dna(18))
+  bad <- paste0(de_dna(10), bcs[["x"]], de_dna(171), "N", de_dna(199))
+  fq <- de_fastq(c(paste0(bcs[["y"]], de_dna(300)), bad))
+  dir <- withr::local_tempdir()
+  dm <- function(sub, ...) {
+    sassy_demultiplex_fastx(fq, bcs, output = file.path(dir, sub, "{name}.fastq"), k = 1L, alphabet = "dna", ...)
+  }
+  # the ends alone do not reach it
+  expect_identical(dm("a", ends = 50L, policy = "either")$records, c(1, 1, 0, 0))
+  err <- tryCatch(dm("b", ends = 50L, policy = "either", chimeras = "set_aside"), error = identity)
+  expect_s3_class(err, "ducksassy_input_error")
+  # the same error as the search of the whole reads
+  whole <- tryCatch(dm("c"), error = identity)
+  expect_s3_class(whole, "ducksassy_input_error")
+  expect_identical(conditionMessage(err), conditionMessage(whole))
+  expect_match(conditionMessage(err), "200")
+})

@@ -17,7 +17,7 @@ use extendr_api::prelude::*;
 /// those records; `gzip_level` the compression level (1 to 9) of the
 /// outputs named `.gz`; `plan` an assign plan (with its `margin`); `report`
 /// `NULL` or `list(path, output_names, pattern_names)` (a per-read TSV).
-/// `ends` is `NULL`, or the both-ends mode (R's ends_outputs()`$spec`, see
+/// `ends` is `NULL`, or the both-ends mode (R's demux_ends_outputs()`$spec`, see
 /// [`ends_spec`]). Returns the records (pairs) written to each output, as
 /// doubles.
 #[extendr]
@@ -72,7 +72,7 @@ fn report_spec(report: &Robj) -> Result<Option<DemuxReport>, FastxError> {
     Ok(Some(DemuxReport { path, output_names: strings(1)?, pattern_names: strings(2)? }))
 }
 
-/// The both-ends mode from R's list (ends_outputs()`$spec`): `end_length`,
+/// The both-ends mode from R's list (demux_ends_outputs()`$spec`): `end_length`,
 /// `policy`, `barcode` (0-based, of each pattern), `row_end` (of each
 /// pattern), `sheet_front`, `sheet_rear` (`NA`: any), `sheet_sample`
 /// (0-based), `output_of_sample`, `output_of_reason` (0-based outputs),
