@@ -177,6 +177,8 @@ demux_ends_outputs <- function(plan, set, e, call) {
     fp$patterns <- flanks$patterns[flanks$k == kk]
     fp$k <- kk
     fp$ends <- NULL
+    # a flank is looked for on either strand
+    fp$rc <- fp$alphabet != "ascii"
     as_plan(fp, "assign")
   })
   row_end <- if (is.null(set)) rep("both", length(plan$patterns)) else set$ends
