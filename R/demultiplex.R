@@ -231,6 +231,11 @@
 #' out <- file.path(tempdir(), "demux", "{name}.fastq")
 #' sassy_demultiplex_fastx(fq, barcodes, output = out, k = 1, trim = TRUE)
 #' sassy_read_fastx(file.path(tempdir(), "demux", "s1.fastq"))
+#'
+#' # by both ends of each read (see *Both ends*), a file per reason
+#' out2 <- file.path(tempdir(), "demux-ends", "{name}.fastq")
+#' sassy_demultiplex_fastx(fq, sassy_barcodes(barcodes), output = out2, k = 1,
+#'   ends = 20, policy = "either", reason_files = TRUE)
 sassy_demultiplex_fastx <- new_verb(
   "sassy_demultiplex_fastx",
   c(

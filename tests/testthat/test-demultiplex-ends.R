@@ -11,8 +11,9 @@ de_mutate <- function(s, edits) {
   for (i in sample(seq_along(l), edits)) l[[i]] <- sample(setdiff(c("A", "C", "G", "T"), l[[i]]), 1L)
   paste(l, collapse = "")
 }
-de_fastq <- function(reads, path = withr::local_tempfile(fileext = ".fastq", .local_envir = parent.frame())) {
-  writeLines(paste0("@r", seq_along(reads), "\n", reads, "\n+\n", strrep("I", nchar(reads))), path)
+de_fastq <- function(reads, path = withr::local_tempfile(fileext = ".fastq", .local_envir = parent.frame()),
+                     names = paste0("r", seq_along(reads))) {
+  writeLines(paste0("@", names, "\n", reads, "\n+\n", strrep("I", nchar(reads))), path)
   path
 }
 
@@ -324,4 +325,23 @@ test_that("a letter outside the alphabet in a read's middle is an error of its r
   expect_s3_class(whole, "ducksassy_input_error")
   expect_identical(conditionMessage(err), conditionMessage(whole))
   expect_match(conditionMessage(err), "200")
+})
+
+test_that("several inputs and gzip outputs give the records of one plain run", {
+  w <- de_native()
+  dir <- withr::local_tempdir()
+  one <- de_fastq(w$reads, file.path(dir, "all.fastq"))
+  a <- de_fastq(w$reads[1:25], file.path(dir, "a.fastq"), names = paste0("r", 1:25))
+  b <- de_fastq(w$reads[26:60], file.path(dir, "b.fastq"), names = paste0("r", 26:60))
+  plain <- sassy_demultiplex_fastx(one, w$set, output = file.path(dir, "p", "{name}.fastq"), k = 6L, ends = 100L,
+    chimeras = "set_aside", reason_files = TRUE, trim = TRUE)
+  gz <- withr::with_options(list(ducksassy.fastx_batch_records = 7L),
+    sassy_demultiplex_fastx(c(a, b), w$set, output = file.path(dir, "g", "{name}.fastq.gz"), k = 6L, ends = 100L,
+      chimeras = "set_aside", reason_files = TRUE, trim = TRUE, threads = 2L)
+  )
+  expect_identical(gz$name, plain$name)
+  expect_identical(gz$records, plain$records)
+  for (i in seq_along(plain$path)) {
+    expect_identical(sassy_read_fastx(gz$path[[i]]), sassy_read_fastx(plain$path[[i]]))
+  }
 })
