@@ -3,6 +3,11 @@
 # hits of each record as they are found, so memory does not grow with the
 # number of hits.
 
+# The both-ends mode's arguments (issue 38), after every older one.
+end_mode_formals <- function() {
+  alist(policy = NULL, samples = NULL, chimeras = c("ignore", "set_aside"))
+}
+
 #' Assign each record to its best pattern
 #'
 #' Which barcode, primer or guide is this read? For every record,
@@ -55,8 +60,53 @@
 #' `patterns` may be a barcode set ([sassy_kit()], [sassy_barcodes()]):
 #' each barcode is then searched with its flanks as one pattern named by the
 #' barcode, `k` defaults from the set's layout when not given (see
-#' [sassy_kits()], *The default k*), and the result has the column
-#' `barcode_cost`, the edits that fall on the barcode itself.
+#' [sassy_kits()], *The default k*), the result has the column
+#' `barcode_cost`, the edits that fall on the barcode itself, and the
+#' assignment is that of both ends (next section).
+#'
+#' @section Both ends and sample sheets:
+#' With a barcode set as `patterns`, or with `policy` or `samples` given
+#' (bare patterns then act as a set without flanks, at both ends), each
+#' read's two ends are assigned on their own and combined. `ends` is then
+#' one number `L` (`NULL`: 250): the front is searched in the first `L`
+#' letters, the rear in the last `L`, a read no longer than `L` whole for
+#' each end; each end gets the rule above (margin included). The `policy`
+#' combines them:
+#' * `"either"` (the default): an end with a barcode suffices; two ends
+#'   with different barcodes are `"ends disagree"`.
+#' * `"both"`: both ends must name the same barcode (native kits, which
+#'   ligate the barcode at both ends); one is `"one end only"`.
+#' * `"samples"` (the default when `samples` is given): the pair of the
+#'   front and the rear barcode is looked up in the sample sheet `samples`,
+#'   a data frame with columns `front`, `rear` and `sample` (dual and
+#'   combinatorial designs, as cutadapt's `{name1}-{name2}`). A row with
+#'   `rear = NA` takes any rear end, or none. Barcode names must be those
+#'   of `patterns`, and a pair may name one sample only
+#'   (`ducksassy_samples_error`).
+#'
+#' `orientation` is the strand the read is of: `"+"` when the set's
+#' front rows (`ends = "front"`) are at the read's front, `"-"` when its
+#' rear rows are, `NA` when the ends do not tell (a set whose rows are at
+#' both ends is the same on both strands). On a `"-"` read the design's
+#' front barcode is at the read's rear; the sheet is looked up by the
+#' design's ends. Where the orientation is not known, the pair is looked
+#' up in both orders, and two different samples so found are ambiguous.
+#' An end that is ambiguous leaves the read without a sample.
+#'
+#' A read without a sample has a `reason`, the first of these that
+#' applies: `"chimeric"` (with `chimeras = "set_aside"`: a flanked barcode
+#' with at most `k` edits lies wholly in the middle, between the ends, of
+#' a read longer than `2 * L`; the whole read is searched for it),
+#' `"ambiguous"`, `"ends disagree"`, `"one end only"`, `"pair not in sample
+#' sheet"`, `"flank without barcode"` (no barcode, but the set's flank
+#' alone, the longer of `flank5` and `flank3` when it has 8 letters or
+#' more, is found in an end with `ceiling(error_rate * its length)` edits:
+#' the adapter is there, its barcode too damaged), `"no hit"`. `status`
+#' then gains the level `"chimeric"`. The result has class
+#' `ducksassy_assignment` (a data frame) with [summary()][assignment-summary]
+#' and [plot()][assignment-summary] methods. Paired mates (the front in
+#' R1, the rear in R2) are not assigned together: assign each file and
+#' combine the two with the same `record`.
 #'
 #' @param patterns As in [sassy_search()], or a barcode set of
 #'   [sassy_kit()] or [sassy_barcodes()].
@@ -66,6 +116,14 @@
 #' @inheritParams sassy_search
 #' @param margin How close the runner-up must come for a record to be
 #'   `"ambiguous"`: a whole number >= 0 (see *The rule*).
+#' @param policy `NULL` (default), or how the two ends of a read name its
+#'   sample: `"either"`, `"both"` or `"samples"` (see *Both ends and sample
+#'   sheets*). Giving it turns the both-ends mode on for bare patterns.
+#' @param samples `NULL` (default), or a sample sheet: a data frame with
+#'   columns `front`, `rear` (barcode names; `rear` `NA` for any rear end)
+#'   and `sample`; implies `policy = "samples"`.
+#' @param chimeras `"ignore"` (default) or `"set_aside"`: reads with a
+#'   barcode in their middle are `"chimeric"` (both-ends mode only).
 #' @return A data frame with one row per record, in input order:
 #'   \describe{
 #'     \item{`file`, `record`}{As in [sassy_search_fastx()] (files), the row
@@ -91,6 +149,26 @@
 #'     \item{`status`}{A factor with levels `"assigned"`, `"ambiguous"` and
 #'       `"unassigned"`.}
 #'   }
+#'   In the both-ends mode (*Both ends and sample sheets*), the columns up
+#'   to `other_cost`, but `sample`, describe the deciding end (the front's
+#'   hit when the front is assigned, else the rear's when it is, else the
+#'   end with a hit, front first), then:
+#'   \describe{
+#'     \item{`front_barcode`, `front_cost`, `front_barcode_cost`,
+#'       `front_start`, `front_end`, `front_strand`}{The front end's
+#'       assignment: its barcode (`NA` unless that end is assigned), the
+#'       edits of its best hit, those on the barcode's letters (`cost`
+#'       for a set without flanks), and the hit.}
+#'     \item{`rear_barcode`, ..., `rear_strand`}{The same for the rear end.}
+#'     \item{`orientation`}{`"+"`, `"-"` or `NA`.}
+#'     \item{`sample`}{The read's sample (a barcode name, or the sample
+#'       sheet's), `NA` unless assigned.}
+#'     \item{`status`}{A factor with levels `"assigned"`, `"ambiguous"`,
+#'       `"unassigned"` and `"chimeric"`.}
+#'     \item{`reason`}{Why the read has no sample; `NA` when assigned.}
+#'   }
+#'   With `output`, `sassy_assign_table()` appends these rows to the table
+#'   (creating it) and returns their number invisibly.
 #' @seealso [sassy_demultiplex_fastx()] to write the records into one file
 #'   per pattern.
 #' @export
@@ -111,9 +189,28 @@
 #' close <- c(r5 = "ACGTACGAACGTCCCCGGATCCGCTTCCAAAA")
 #' sassy_assign(close, barcodes, k = 2)[, c("pattern_name", "cost", "other_cost", "status")]
 #' sassy_assign(close, barcodes, k = 2, margin = 1)$status
+#'
+#' # both ends: a set with flanks; r6 is read from the other strand, so its
+#' # barcode is at its rear; r7 has the flanks but a barcode of no sample
+#' set <- sassy_barcodes(c(a = "ACGTACGTACGTACGT", b = "TTGCAATTGCAAGGCC"),
+#'   flank5 = "GGTGCTGAAC", flank3 = "CCTTAACCGG")
+#' reads <- c(
+#'   r5 = paste0("GGTGCTGAAC", "ACGTACGTACGTACGT", "CCTTAACCGG", strrep("A", 60)),
+#'   r6 = paste0(strrep("C", 60), "CCGGTTAAGG", "GGCCTTGCAATTGCAA", "GTTCAGCACC"),
+#'   r7 = paste0("GGTGCTGAAC", "CATGCATGCATGCATG", "CCTTAACCGG", strrep("T", 60))
+#' )
+#' x <- sassy_assign(reads, set, k = 4, ends = 40)
+#' x[, c("front_barcode", "rear_barcode", "sample", "status", "reason")]
+#' summary(x)
+#'
+#' # a sample sheet: the pair of barcodes names the sample
+#' dual <- c(paste0("GGTGCTGAAC", "ACGTACGTACGTACGT", "CCTTAACCGG", strrep("A", 60),
+#'   "CCGGTTAAGG", "GGCCTTGCAATTGCAA", "GTTCAGCACC"))
+#' sheet <- data.frame(front = "a", rear = "b", sample = "patient_1")
+#' sassy_assign(dual, set, k = 4, ends = 40, samples = sheet)[, c("sample", "status")]
 sassy_assign <- new_verb(
   "sassy_assign",
-  c(verb_formals("vector", hits = FALSE), alist(margin = 0L)),
+  c(verb_formals("vector", hits = FALSE), alist(margin = 0L), end_mode_formals()),
   "assign_vector"
 )
 
@@ -130,7 +227,7 @@ sassy_assign <- new_verb(
 #' @export
 sassy_assign_fastx <- new_verb(
   "sassy_assign_fastx",
-  c(verb_formals("fastx", hits = FALSE), alist(margin = 0L)),
+  c(verb_formals("fastx", hits = FALSE), alist(margin = 0L), end_mode_formals()),
   "assign_fastx",
   options_as_list = TRUE
 )
@@ -139,7 +236,7 @@ sassy_assign_fastx <- new_verb(
 #' @export
 sassy_assign_table <- new_verb(
   "sassy_assign_table",
-  c(verb_formals("table", hits = FALSE), alist(margin = 0L)),
+  c(verb_formals("table", hits = FALSE), alist(margin = 0L), end_mode_formals()),
   "assign_table",
   options_as_list = TRUE
 )
@@ -148,8 +245,39 @@ sassy_assign_table <- new_verb(
 #' @noRd
 assign_vector <- function(texts, patterns, k, alphabet, rc, all_endpoints,
                           overhang, max_n_frac, ignore_case, ends, threads,
-                          indels, margin, call) {
+                          indels, margin, policy, samples, chimeras, call) {
+  mode <- ends_mode(patterns, policy, samples, chimeras, ends, call)
   sp <- as_search_patterns(patterns, given_k(k, call))
+  one <- function(ends) {
+    assign_vector_one(texts, sp, alphabet, rc, all_endpoints, overhang,
+      max_n_frac, ignore_case, ends, threads, indels, margin, call)
+  }
+  if (is.null(mode)) {
+    return(one(ends))
+  }
+  src <- list(
+    keys = "record",
+    assign = one,
+    search = function(p, kk, e, rc2) {
+      sassy_search(texts, p, kk,
+        alphabet = alphabet, rc = rc2 %||% rc, all_endpoints = all_endpoints,
+        overhang = overhang, max_n_frac = max_n_frac, ignore_case = ignore_case,
+        cigar = FALSE, threads = threads, indels = indels, ends = e
+      )
+    },
+    lengths = function() {
+      tx <- as_texts(texts, "texts", call = call)
+      data.frame(record = seq_along(tx), length = nchar(tx, type = "bytes"))
+    }
+  )
+  assign_ends(src, mode, sp)
+}
+
+#' One assignment of vectors, of the ends `ends`
+#' @noRd
+assign_vector_one <- function(texts, sp, alphabet, rc, all_endpoints,
+                              overhang, max_n_frac, ignore_case, ends, threads,
+                              indels, margin, call) {
   patterns <- sp$patterns
   k <- sp$k
   plan <- new_search_plan(
@@ -176,11 +304,47 @@ assign_vector <- function(texts, patterns, k, alphabet, rc, all_endpoints,
 
 #' The work of sassy_assign_fastx()
 #' @noRd
-assign_fastx <- function(paths, patterns, k, args, BPPARAM, margin, call) {
+assign_fastx <- function(paths, patterns, k, args, BPPARAM, margin,
+                         policy, samples, chimeras, call) {
   paths <- check_fastx_paths(paths, "paths", call = call, hint = function() {
     swapped_hint(patterns, is_file, "sassy_assign_fastx", "paths")
   })
+  mode <- ends_mode(patterns, policy, samples, chimeras, args$ends, call)
   sp <- as_search_patterns(patterns, given_k(k, call))
+  one <- function(ends) {
+    args$ends <- ends
+    assign_fastx_one(paths, sp, args, BPPARAM, margin, call)
+  }
+  if (is.null(mode)) {
+    return(one(args$ends))
+  }
+  search <- function(p, kk, e, rc2, more = list()) {
+    a <- args
+    a$ends <- e
+    a$cigar <- FALSE
+    if (!is.null(rc2)) a$rc <- rc2
+    a[names(more)] <- more
+    do.call(sassy_search_fastx, c(list(paths, p, kk), a, list(BPPARAM = BPPARAM)))
+  }
+  src <- list(
+    keys = c("file", "record"),
+    assign = one,
+    search = search,
+    lengths = function() {
+      # the last letter of each record: its end is the record's length
+      h <- search("N", 0L, c(0L, 1L), FALSE,
+        list(alphabet = "iupac", max_n_frac = 1, all_endpoints = FALSE, overhang = NULL))
+      out <- as.list(h)[intersect(c("file", "record"), names(h))]
+      out$length <- h$end
+      new_data_frame(out, nrow(h))
+    }
+  )
+  assign_ends(src, mode, sp)
+}
+
+#' One assignment of files, with the options `args`
+#' @noRd
+assign_fastx_one <- function(paths, sp, args, BPPARAM, margin, call) {
   patterns <- sp$patterns
   k <- sp$k
   plan <- new_verb_plan("assign", patterns, k, args, call)
@@ -209,13 +373,63 @@ assign_fastx <- function(paths, patterns, k, args, BPPARAM, margin, call) {
 #' The work of sassy_assign_table()
 #' @noRd
 assign_table <- function(con, table, patterns, k, column, id, args,
-                         chunk_rows, output, BPPARAM, margin, call) {
+                         chunk_rows, output, BPPARAM, margin,
+                         policy, samples, chimeras, call) {
   check_dbi_installed(call = call)
   check_connection(con, call = call)
   if (is.null(args$threads)) {
     args$threads <- sassy_threads()
   }
+  mode <- ends_mode(patterns, policy, samples, chimeras, args$ends, call)
   sp <- as_search_patterns(patterns, given_k(k, call))
+  if (is.null(mode)) {
+    return(assign_table_one(con, table, sp, column, id, args, chunk_rows, output,
+      BPPARAM, margin, call))
+  }
+  search <- function(p, kk, e, rc2, more = list(), cigar = FALSE) {
+    a <- args
+    a$ends <- e
+    a$cigar <- cigar
+    if (!is.null(rc2)) a$rc <- rc2
+    a[names(more)] <- more
+    do.call(sassy_search_table, c(
+      list(con, table, p, kk, column = column, id = id), a,
+      list(chunk_rows = chunk_rows, BPPARAM = BPPARAM)
+    ))
+  }
+  keys <- c("record", id)
+  src <- list(
+    keys = keys,
+    assign = function(ends) {
+      args$ends <- ends
+      out <- assign_table_one(con, table, sp, column, id, args, chunk_rows, NULL,
+        BPPARAM, margin, call)
+      if (needs_barcode_cost(sp$set)) {
+        hits <- search(sp$patterns, sp$k, ends, NULL, cigar = TRUE)
+        out <- with_barcode_cost(out, hits, sp$set, keys)
+      }
+      out
+    },
+    search = search,
+    lengths = function() {
+      h <- search("N", 0L, c(0L, 1L), FALSE,
+        list(alphabet = "iupac", max_n_frac = 1, all_endpoints = FALSE, overhang = NULL))
+      out <- as.list(h)[intersect(keys, names(h))]
+      out$length <- h$end
+      new_data_frame(out, nrow(h))
+    }
+  )
+  out <- assign_ends(src, mode, sp)
+  if (is.null(output)) {
+    return(out)
+  }
+  write_assignment_table(con, output, out, call)
+}
+
+#' One assignment of a table, with the options `args`
+#' @noRd
+assign_table_one <- function(con, table, sp, column, id, args, chunk_rows,
+                             output, BPPARAM, margin, call) {
   patterns <- sp$patterns
   k <- sp$k
   plan <- new_verb_plan("assign", patterns, k, args, call)
@@ -230,6 +444,23 @@ assign_table <- function(con, table, patterns, k, column, id, args,
     out$status <- factor(out$status, levels = assign_status_levels)
   }
   out
+}
+
+#' A both-ends assignment appended to the `output` table (created when it
+#' does not exist); `status` as text, as the one-end assignment writes it
+#' @return The number of rows written, invisibly.
+#' @noRd
+write_assignment_table <- function(con, output, out, call) {
+  output <- check_output_name(output, call = call)
+  df <- as.data.frame(unclass_assignment(out))
+  df$status <- as.character(df$status)
+  exists <- db_call(DBI::dbExistsTable(con, output),
+    "Can't look up the `output` table.", "output", call)
+  db_call(
+    if (isTRUE(exists)) DBI::dbAppendTable(con, output, df) else DBI::dbWriteTable(con, output, df),
+    "Can't write the assignment to the `output` table.", "output", call
+  )
+  invisible(as.double(nrow(df)))
 }
 
 # The binding's columns of no records.

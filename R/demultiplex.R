@@ -91,12 +91,13 @@
 #' 28-byte end marker).
 #'
 #' `compression_level` trades speed for size, as gzip's `-1` to `-9`. The
-#' default, 2, was chosen by measurement: on real nanopore reads (Debian's
-#' `qcat-examples`) it writes files 3% larger than level 4, cutadapt's
-#' default, at 1.7 times its speed, and 4% larger than level 6 (gzip's
-#' default) at 2.6 times its speed.
-#' Level 1, cutadapt's `-Z`, is another 1.7 times faster but writes files
-#' about 45% larger.
+#' default, 1, was chosen by measurement on real nanopore reads (Debian's
+#' `qcat-examples`, `benchmarks/runs.md`): it keeps a run with gzip outputs
+#' within 3 times the time of one with plain outputs, writing files of 55%
+#' of the FASTQ's size; level 2 writes 51% at about 60% of its speed, and
+#' cutadapt's default, level 5, about 50% at a fraction of it. Level 1 is
+#' miniz_oxide's fast deflate (dynamic Huffman codes), levels 2 to 9 are
+#' zlib's (zlib-rs); every level writes standard gzip.
 #'
 #' @section Paired reads:
 #' With `mates`, the files of the second reads (R2), parallel to `paths`
@@ -198,7 +199,7 @@
 #'   are removed when this run succeeds (see *A run is one transaction*).
 #' @param compression_level The gzip compression level of the outputs
 #'   ending in `.gz`: a whole number from 1 (fastest) to 9 (smallest);
-#'   default 2 (see *gzip outputs*). Plain outputs ignore it.
+#'   default 1 (see *gzip outputs*). Plain outputs ignore it.
 #' @param policy `NULL` (default), `"either"`, `"both"` or `"samples"`: how
 #'   the two ends of a read name its sample (see *Both ends*). `NULL` is
 #'   `"samples"` when `samples` is given, else `"either"`; given, it turns
@@ -243,7 +244,7 @@ sassy_demultiplex_fastx <- new_verb(
       ends = NULL, margin = 0L),
     search_option_formals(except = "all_endpoints"),
     alist(threads = sassy_threads(), indels = TRUE, trim = FALSE, mates = NULL,
-      overwrite = FALSE, report = NULL, compression_level = 2L,
+      overwrite = FALSE, report = NULL, compression_level = 1L,
       policy = NULL, samples = NULL, chimeras = c("ignore", "set_aside"),
       reason_files = FALSE)
   ),

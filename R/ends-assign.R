@@ -1,10 +1,229 @@
-# Both ends of a read (issue 38, "Both ends and dual barcodes"): the front
-# and the rear end are assigned each, then combined by a policy. A building
-# block, not yet wired into the verbs (their sample/status/reason columns
-# are being reworked): assign_read_ends() assigns the ends of character
-# vectors with two sassy_assign() calls; combine_ends() turns the two
-# assignments into the per-end columns, the orientation, the sample, the
-# status and the reason.
+# Both ends of a read (issue 38, "Both ends and dual barcodes"; the contract
+# is ENDS-SPEC): the front and the rear end are assigned each, then
+# combined by a policy into the sample, the status and a reason. The verbs
+# (assign.R) call assign_ends() with a "source" (vectors, files, a table):
+# the functions that assign, search and measure its records.
+
+# The reasons of an unassigned record, in their order of precedence.
+ends_reasons <- c(
+  "chimeric", "ambiguous", "ends disagree", "one end only",
+  "pair not in sample sheet", "flank without barcode", "no hit"
+)
+
+#' Whether a verb call is in the both-ends mode, and its settings
+#'
+#' @return `NULL` when it is not (bare patterns, no `policy` or `samples`:
+#'   the one-end behaviour of before), else a list: `set` (the barcode set,
+#'   `NULL` for bare patterns), `policy`, `samples` (checked), `chimeras`,
+#'   `L` (the end length).
+#' @noRd
+ends_mode <- function(patterns, policy, samples, chimeras, ends, call) {
+  chimeras <- check_chimeras(chimeras, call)
+  on <- is_barcode_set(patterns) || !is.null(policy) || !is.null(samples)
+  if (!on) {
+    if (chimeras != "ignore") {
+      abort_value("chimeras",
+        "`chimeras` applies in the both-ends mode only.", chimeras, call,
+        hint = "Give a barcode set (`sassy_kit()`, `sassy_barcodes()`) as `patterns`, or a `policy`."
+      )
+    }
+    return(NULL)
+  }
+  if (!is.null(policy)) {
+    if (!is.character(policy) || length(policy) != 1L || is.na(policy) ||
+      !policy %in% c("either", "both", "samples")) {
+      abort_scalar("policy", "one of \"either\", \"both\" or \"samples\"", policy, call)
+    }
+  } else {
+    policy <- if (is.null(samples)) "either" else "samples"
+  }
+  if (policy == "samples" && is.null(samples)) {
+    abort_value("samples", "`policy = \"samples\"` needs a sample sheet, `samples`.", samples, call)
+  }
+  if (policy != "samples" && !is.null(samples)) {
+    abort_value("policy", paste0("A sample sheet, `samples`, goes with `policy = \"samples\"`, not \"", policy, "\"."),
+      policy, call)
+  }
+  set <- if (is_barcode_set(patterns)) patterns
+  names <- if (is.null(set)) pattern_samples(patterns) else set$name
+  if (!is.null(samples)) {
+    samples <- check_samples(samples, names, call)
+  }
+  if (is.null(ends)) {
+    ends <- 250L
+  }
+  if (!is_whole_scalar(ends) || ends < 1 || ends > .Machine$integer.max) {
+    abort_value("ends",
+      "In the both-ends mode `ends` must be `NULL` (250) or one whole number >= 1: the letters of each end.",
+      ends, call,
+      hint = "The front is searched in the first `ends` letters, the rear in the last `ends`."
+    )
+  }
+  list(set = set, policy = policy, samples = samples, chimeras = chimeras, L = as.integer(ends))
+}
+
+check_chimeras <- function(chimeras, call) {
+  if (identical(chimeras, c("ignore", "set_aside"))) {
+    return("ignore")
+  }
+  if (!is.character(chimeras) || length(chimeras) != 1L || is.na(chimeras) ||
+    !chimeras %in% c("ignore", "set_aside")) {
+    abort_scalar("chimeras", "\"ignore\" or \"set_aside\"", chimeras, call)
+  }
+  chimeras
+}
+
+#' Check a sample sheet: a data frame of `front`, `rear` (may be `NA`) and
+#' `sample`, whose barcode names are those of the set
+#' @return The sheet as three character columns.
+#' @noRd
+check_samples <- function(samples, names, call) {
+  if (!is.data.frame(samples) || !all(c("front", "rear", "sample") %in% names(samples))) {
+    abort_scalar("samples", "a data frame with columns `front`, `rear` and `sample`", samples, call)
+  }
+  chr <- function(x) if (is.factor(x)) as.character(x) else x
+  s <- list(front = chr(samples$front), rear = chr(samples$rear), sample = chr(samples$sample))
+  s$rear[is.na(s$rear)] <- NA_character_
+  if (is.logical(s$rear) && all(is.na(s$rear))) {
+    s$rear <- as.character(s$rear)
+  }
+  if (!is.character(s$front) || !is.character(s$rear) || !is.character(s$sample) ||
+    anyNA(s$front) || anyNA(s$sample) || any(s$sample == "") || nrow(samples) == 0L) {
+    abort_value("samples",
+      "`samples` must have one or more rows of character `front` and `sample` (not `NA` or empty) and `rear` (`NA` for any rear end).",
+      samples, call)
+  }
+  known <- unique(names)
+  for (col in c("front", "rear")) {
+    bad <- setdiff(stats::na.omit(s[[col]]), known)
+    if (length(bad)) {
+      ducksassy_abort(
+        c(
+          paste0("Every barcode of the sample sheet must be a barcode of `patterns`."),
+          x = paste0("`samples$", col, "` has ", format_value(bad[[1L]]), ", which `patterns` has not."),
+          i = paste0("The barcodes are ", paste(utils::head(known, 5L), collapse = ", "),
+            if (length(known) > 5L) ", ...", ".")
+        ),
+        class = c("ducksassy_samples_error", "ducksassy_input_error"),
+        arg = "samples", value = bad[[1L]], call = call
+      )
+    }
+  }
+  key <- paste(s$front, s$rear, sep = "\r")
+  dup <- duplicated(key)
+  if (any(dup)) {
+    i <- which(dup)[[1L]]
+    ducksassy_abort(
+      c(
+        "Each (front, rear) pair of the sample sheet must name one sample.",
+        x = paste0("Row ", i, " repeats the pair (", s$front[[i]], ", ",
+          if (is.na(s$rear[[i]])) "NA" else s$rear[[i]], ").")
+      ),
+      class = c("ducksassy_samples_error", "ducksassy_input_error"),
+      arg = "samples", index = i, value = s$front[[i]], call = call
+    )
+  }
+  new_data_frame(s, length(s$front))
+}
+
+#' Assign both ends of the records of a source and combine them
+#'
+#' @param src A list of functions over the verb's records: `assign(ends)`
+#'   (the one-end assignment with `ends`), `search(patterns, k, ends, rc)`
+#'   (hits with the record key columns), `lengths(keys)` (the length of each
+#'   record, by key); and `keys`, the key columns.
+#' @param mode ends_mode()'s list.
+#' @param sp as_search_patterns()'s list.
+#' @return The assignment data frame (class `ducksassy_assignment`).
+#' @noRd
+assign_ends <- function(src, mode, sp) {
+  L <- mode$L
+  front <- src$assign(c(L, 0L))
+  rear <- src$assign(c(0L, L))
+  keys <- intersect(src$keys, names(front))
+  cols <- combine_ends(front, rear, mode$set, mode$policy, mode$samples)
+  reason <- cols$reason
+  key_of <- function(d) do.call(paste, c(unname(as.list(d[keys])), sep = "\r"))
+  rec <- key_of(front)
+  # a flank alone where no barcode was found
+  flanks <- flank_patterns(mode$set)
+  no_hit <- which(reason %in% "no hit")
+  if (length(flanks$patterns) && length(no_hit)) {
+    found <- character()
+    for (kk in unique(flanks$k)) {
+      p <- flanks$patterns[flanks$k == kk]
+      hits <- src$search(p, kk, L, TRUE)
+      found <- c(found, key_of(hits))
+    }
+    reason[no_hit[rec[no_hit] %in% found]] <- "flank without barcode"
+  }
+  if (mode$chimeras == "set_aside") {
+    hits <- src$search(sp$patterns, sp$k, NULL, NULL)
+    if (nrow(hits)) {
+      len <- src$lengths()
+      hk <- key_of(hits)
+      n <- len$length[match(hk, key_of(len))]
+      mid <- !is.na(n) & n > 2L * L & hits$start > L & hits$end <= n - L
+      chim <- rec %in% hk[mid]
+      reason[chim] <- "chimeric"
+      cols$sample[chim] <- NA_character_
+    }
+  }
+  na_rec <- is.na(front$status) & is.na(rear$status)
+  reason[na_rec] <- NA_character_
+  cols$reason <- reason
+  cols$status <- ends_status(cols$sample, reason)
+  cols$status[na_rec] <- NA
+  out <- c(deciding_columns(front, rear, keys), cols)
+  df <- new_data_frame(out, nrow(front))
+  class(df) <- c("ducksassy_assignment", "data.frame")
+  df
+}
+
+ends_status <- function(sample, reason) {
+  s <- ifelse(!is.na(sample), "assigned",
+    ifelse(reason %in% "chimeric", "chimeric",
+      ifelse(reason %in% "ambiguous", "ambiguous", "unassigned")
+    )
+  )
+  factor(s, levels = ends_status_levels)
+}
+
+# The levels of `status` in the both-ends mode (ENDS-SPEC): one more than
+# assign_status_levels, which the one-end assignment keeps.
+ends_status_levels <- c("assigned", "ambiguous", "unassigned", "chimeric")
+
+#' The one-end columns of the deciding end: the front's when the front is
+#' assigned, else the rear's when it is, else the end with a hit (front
+#' first)
+#' @noRd
+deciding_columns <- function(front, rear, keys) {
+  fs <- as.character(front$status)
+  rs <- as.character(rear$status)
+  use_front <- fs %in% "assigned" | (!rs %in% "assigned" & fs %in% "ambiguous")
+  cols <- setdiff(names(front), c(keys, "sample", "status"))
+  out <- as.list(front)[keys]
+  for (col in cols) {
+    x <- rear[[col]]
+    x[use_front] <- front[[col]][use_front]
+    out[[col]] <- x
+  }
+  out
+}
+
+#' The flanks searched alone: of each row the longer of `flank5` and
+#' `flank3` when it has 8 letters or more, with k = ceiling(error_rate *
+#' its length)
+#' @noRd
+flank_patterns <- function(set) {
+  if (is.null(set)) {
+    return(list(patterns = character(), k = integer()))
+  }
+  f <- ifelse(nchar(set$flank5) >= nchar(set$flank3), set$flank5, set$flank3)
+  f <- unique(f[nchar(f) >= 8L])
+  rate <- attr(set, "error_rate") %||% 0.27
+  list(patterns = f, k = as.integer(ceiling(rate * nchar(f))))
+}
 
 #' Assign the front and the rear end of each text on their own
 #'
@@ -12,31 +231,26 @@
 #' @param patterns A barcode set (sassy_kit(), sassy_barcodes()) or named
 #'   patterns.
 #' @param k As in sassy_assign() (`NULL`: the set's default).
-#' @param end_length How many letters at each end: the front is searched in
-#'   the first `end_length` letters, the rear in the last (`ends = c(end_length, 0)`
-#'   and `c(0, end_length)`); a read no longer than `end_length` is searched whole
-#'   for each.
+#' @param end_length How many letters at each end.
 #' @param policy,samples See combine_ends().
 #' @param ... Search options passed to sassy_assign() (`margin`,
 #'   `threads`, ...).
-#' @return combine_ends()'s data frame, after `record` and `name`.
+#' @return sassy_assign()'s both-ends result.
 #' @noRd
 assign_read_ends <- function(texts, patterns, k = NULL, end_length = 250L,
                              policy = c("either", "both", "samples"),
                              samples = NULL, ...) {
   policy <- match.arg(policy)
   sp <- as_search_patterns(patterns, k)
-  front <- sassy_assign(texts, patterns, k = sp$k, ends = c(end_length, 0L), ...)
-  rear <- sassy_assign(texts, patterns, k = sp$k, ends = c(0L, end_length), ...)
-  cols <- combine_ends(front, rear, sp$set, policy, samples)
-  new_data_frame(c(list(record = front$record, name = front$name), cols), nrow(front))
+  sassy_assign(texts, patterns, k = sp$k, ends = end_length, policy = policy, samples = samples, ...)
 }
 
 #' Combine the assignments of the two ends of each read
 #'
 #' @param front,rear Assignment data frames of the same records
 #'   (sassy_assign() of the first and of the last letters).
-#' @param set The barcode set, or `NULL` (names from `pattern_name`).
+#' @param set The barcode set, or `NULL` (names from `sample`, else
+#'   `pattern_name`).
 #' @param policy `"either"`: an end with a barcode suffices, but two ends
 #'   that name different samples are `"ends disagree"`; `"both"`: both ends
 #'   must name the same sample; `"samples"`: the pair (front, rear) is
@@ -45,16 +259,14 @@ assign_read_ends <- function(texts, patterns, k = NULL, end_length = 250L,
 #'   `front`, `rear` (barcode names; `rear` `NA` for a single-ended design:
 #'   then any rear end, or none, matches) and `sample`. `front` is the
 #'   barcode of the set's front rows: on a read of orientation `"-"` it is
-#'   found at the read's rear end.
+#'   found at the read's rear end. Where the orientation is not known (a
+#'   symmetric set), the pair is looked up in both orders; two different
+#'   samples so found make the read ambiguous.
 #' @return A list of columns: `front_barcode`, `front_cost`,
 #'   `front_barcode_cost`, `front_start`, `front_end`, `front_strand`, the
-#'   same for `rear_`, `orientation` (`"+"` when the read is the strand
-#'   whose front carries the set's front (or both-ends) rows, `"-"` when
-#'   its front carries a rear row; `NA` when the ends do not tell: no hit,
-#'   or a symmetric set whose rows are the same at both ends), `sample`,
-#'   `status` (`assigned`, `ambiguous`, `unassigned`) and `reason` (`NA`
-#'   when assigned; `"no hit"`, `"ambiguous"`, `"ends disagree"`, `"one end
-#'   only"` (policy `"both"`), `"pair not in sample sheet"`).
+#'   same for `rear_`, `orientation`, `sample`, `status` and `reason` (`NA`
+#'   when assigned). An end that is ambiguous leaves the read without
+#'   sample, whatever the policy.
 #' @noRd
 combine_ends <- function(front, rear, set = NULL,
                          policy = c("either", "both", "samples"),
@@ -69,15 +281,17 @@ combine_ends <- function(front, rear, set = NULL,
     }
   }
   bc_name <- function(a) {
-    if (is.null(set)) return(a$pattern_name)
+    if (is.null(set)) return(if (is.null(a$sample)) a$pattern_name else a$sample)
     nm <- set$name[a$pattern]
     ifelse(is.na(nm), a$pattern_name, nm)
   }
   end_cols <- function(a, prefix) {
     ok <- a$status == "assigned"
     ok[is.na(ok)] <- FALSE
+    barcode <- rep(NA_character_, length(ok))
+    barcode[ok] <- bc_name(a)[ok]
     out <- list(
-      barcode = ifelse(ok, bc_name(a), NA_character_),
+      barcode = barcode,
       cost = a$cost,
       barcode_cost = if (is.null(a$barcode_cost)) a$cost else a$barcode_cost,
       start = a$start,
@@ -119,35 +333,44 @@ combine_ends <- function(front, rear, set = NULL,
   any_ambiguous <- fs == "ambiguous" | rs == "ambiguous"
   if (policy == "samples") {
     key <- function(a, b) paste(a, b, sep = "\r")
-    exact <- match(ifelse(is.na(fb), NA_character_, key(fb, rb)), key(samples$front, samples$rear),
-      incomparables = NA)
-    single <- match(fb, ifelse(is.na(samples$rear), samples$front, NA_character_), incomparables = NA)
-    hit <- ifelse(is.na(exact), single, exact)
-    sample <- as.character(samples$sample)[hit]
+    lookup <- function(a, b) {
+      exact <- match(ifelse(is.na(a), NA_character_, key(a, b)), key(samples$front, samples$rear),
+        incomparables = NA)
+      single <- match(a, ifelse(is.na(samples$rear), samples$front, NA_character_), incomparables = NA)
+      as.character(samples$sample)[ifelse(is.na(exact), single, exact)]
+    }
+    s1 <- lookup(fb, rb)
+    # unknown orientation: the pair in either order
+    s2 <- lookup(rb, fb)
+    s2[!is.na(orientation)] <- NA_character_
+    both <- !is.na(s1) & !is.na(s2) & s1 != s2
+    sample <- ifelse(is.na(s1), s2, s1)
+    sample[both | any_ambiguous] <- NA_character_
     reason[is.na(sample)] <- "pair not in sample sheet"
     reason[is.na(sample) & is.na(fb) & is.na(rb)] <- "no hit"
-    reason[is.na(sample) & any_ambiguous] <- "ambiguous"
+    reason[is.na(sample) & (any_ambiguous | both)] <- "ambiguous"
   } else {
     agree <- !is.na(fb) & !is.na(rb) & fb == rb
     disagree <- !is.na(fb) & !is.na(rb) & fb != rb
     if (policy == "either") {
       sample <- ifelse(!is.na(fb), fb, rb)
       sample[disagree] <- NA_character_
-      # one end with a barcode and the other ambiguous: ambiguous
-      sample[any_ambiguous & !agree] <- NA_character_
     } else {
       sample <- ifelse(agree, fb, NA_character_)
     }
+    # an end with a barcode and the other ambiguous: ambiguous
+    sample[any_ambiguous] <- NA_character_
     reason[is.na(sample)] <- "no hit"
     reason[is.na(sample) & xor(is.na(fb), is.na(rb))] <- if (policy == "both") "one end only" else "no hit"
-    reason[is.na(sample) & any_ambiguous] <- "ambiguous"
     reason[disagree] <- "ends disagree"
+    reason[is.na(sample) & any_ambiguous] <- "ambiguous"
   }
-  status <- ifelse(!is.na(sample), "assigned", ifelse(reason %in% "ambiguous", "ambiguous", "unassigned"))
+  sample <- as.character(sample)
+  reason <- as.character(reason)
   c(f, r, list(
     orientation = orientation,
     sample = sample,
-    status = factor(status, levels = assign_status_levels),
+    status = ends_status(sample, reason),
     reason = reason
   ))
 }

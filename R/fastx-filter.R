@@ -12,7 +12,7 @@ sassy_filter_fastx <- new_verb(
     search_option_formals(except = "all_endpoints"),
     alist(threads = sassy_threads(), indels = TRUE),
     end_formals(),
-    alist(compression_level = 2L)
+    alist(compression_level = 1L)
   ),
   "filter_fastx"
 )

@@ -135,8 +135,7 @@
 #'   not be `path` itself.
 #' @param compression_level `sassy_filter_fastx()` only: the gzip
 #'   compression level of an `output` ending in `.gz`, a whole number from 1
-#'   (fastest) to 9 (smallest). The default, 2, writes files a few percent
-#'   larger than cutadapt's default level 4 at 1.7 times its speed (see
+#'   (fastest) to 9 (smallest); default 1, chosen by measurement (see
 #'   [sassy_demultiplex_fastx()], *gzip outputs*). A plain output ignores it.
 #' @param invert `FALSE` (default) writes the records with a hit of at least
 #'   one pattern; `TRUE` writes the records without any hit. The two outputs

@@ -13,6 +13,7 @@
 # the reports read only those. `--single_lib` is passed to overhead.R (the
 # dispatched build against a single-backend one, issue 14).
 #
+# `kits` also runs benchmarks/kits_sim.R (simulated runs, speed per read).
 # Takes about 20-30 minutes on a 2-core machine. Set DUCKSASSY_BENCH_LIB to
 # benchmark a library other than the default one.
 
@@ -38,6 +39,7 @@ quick_args <- list(
   memory = c("--records=10000", "--fallback_reads=20000"),
   barcodes = c("--reads=300", "--reps=2", "--cutadapt_reads=30", "--cutadapt_reps=1"),
   kits = c("--reads=50"),
+  kits_sim = c("--reads=60", "--reps=1", "--copies=2", "--speed_reads=30"),
   runs = c("--copies=1", "--reps=2", "--rss_reps=1"),
   strategies = c("--short_reads=500", "--long_reads=50", "--reps=2")
 )
@@ -89,6 +91,10 @@ if (is.null(opt("render_only"))) {
                if (!is.null(threads) && name %in% takes_threads) paste0("--threads=", threads),
                if (!is.null(opt("single_lib")) && name == "overhead") paste0("--single_lib=", opt("single_lib")))
     run(file.path("benchmarks", paste0(name, ".R")), extra)
+    # the simulated runs and the speed per read that kits.Rmd also shows
+    if (name == "kits" && file.exists("benchmarks/kits_sim.R")) {
+      run("benchmarks/kits_sim.R", if (quick) quick_args$kits_sim)
+    }
   }
 }
 

@@ -22,7 +22,8 @@
 # reported too.
 #
 #   Rscript benchmarks/runs.R [--copies=8] [--k=5] [--ends=150] [--reps=10]
-#     [--threads=1,2] [--levels=1] [--rss_reps=3]
+#     [--threads=1,2] [--levels=2] [--rss_reps=3] [--ont_reads=3000]
+#     [--ont_copies=10] [--ont_k=3]  (--ont_reads=0: the real reads only)
 #   Small smoke run: --copies=1 --reps=2 --rss_reps=1
 #
 # Writes benchmarks/data/runs.csv (times), runs_memory.csv and
@@ -31,8 +32,8 @@
 
 source("benchmarks/common.R")
 args <- bench_args(list(
-  copies = 8L, k = 5L, ends = 150L, reps = 10L, threads = c(1L, 2L), levels = 1L,
-  rss_reps = 3L
+  copies = 8L, k = 5L, ends = 150L, reps = 10L, threads = c(1L, 2L), levels = 2L,
+  rss_reps = 3L, ont_reads = 3000L, ont_copies = 10L, ont_k = 3L
 ))
 load_before <- load_average()
 threads <- sort(unique(args$threads))
@@ -91,6 +92,35 @@ message(sprintf("%s reads, %.1f MB (%d copies of %s), %d barcodes, k = %d, ends 
                 format(n_reads, big.mark = ","), input_bytes / 1e6, args$copies, basename(src),
                 length(barcodes), args$k, args$ends))
 
+# The ONT-like reads of benchmarks/barcodes.Rmd (barcodes_data.R: 500-6,000
+# bases, 96 random barcodes of 24 at both ends with 0-3 edits, 10% without),
+# `--ont_reads` reads, `--ont_copies` copies one after the other (names
+# prefixed `c<i>_`): with the defaults 30,000 reads, about 200 MB.
+source("benchmarks/barcodes_data.R")
+make_ont_input <- function(n, copies) {
+  path <- bench_cache(sprintf("runs-ont-%d-%dx.fastq", n, copies))
+  data <- make_barcode_data(reads = n, barcodes = BARCODE_DEFAULTS$barcodes, seed = BARCODE_DEFAULTS$seed)
+  if (!file.exists(path)) {
+    r <- data$reads
+    quals <- vapply(nchar(r), function(m) strrep("I", m), "")
+    con <- file(path, "w")
+    for (i in seq_len(copies)) {
+      writeLines(c(rbind(paste0("@c", i, "_", names(r)), unname(r), "+", quals)), con, useBytes = TRUE)
+    }
+    close(con)
+  }
+  list(path = path, barcodes = data$barcodes, reads = n * copies)
+}
+workloads <- list(
+  qcat_reads = list(input = input, barcodes = barcodes, k = args$k, reads = n_reads)
+)
+if (args$ont_reads > 0L) {
+  ont <- make_ont_input(args$ont_reads, args$ont_copies)
+  workloads$ont_like <- list(input = ont$path, barcodes = ont$barcodes, k = args$ont_k, reads = ont$reads)
+  message(sprintf("ONT-like: %s reads, %.1f MB, %d barcodes, k = %d", format(ont$reads, big.mark = ","),
+                  file.size(ont$path) / 1e6, length(ont$barcodes), args$ont_k))
+}
+
 out_root <- bench_cache("runs-out")
 unlink(out_root, recursive = TRUE)
 dir.create(out_root, recursive = TRUE)
@@ -105,10 +135,10 @@ path_spec <- rbind(
 path_spec$path <- with(path_spec, paste0(format, ifelse(is.na(level), "", paste0("_level", level)), "_threads", threads))
 path_spec$level_used <- ifelse(path_spec$format == "gz", ifelse(is.na(path_spec$level), default_level, path_spec$level), NA)
 
-run_path <- function(i, out) {
+run_path <- function(i, out, w) {
   s <- path_spec[i, ]
   ext <- if (s$format == "gz") ".fastq.gz" else ".fastq"
-  a <- list(input, barcodes, output = file.path(out, paste0("{name}", ext)), k = args$k,
+  a <- list(w$input, w$barcodes, output = file.path(out, paste0("{name}", ext)), k = w$k,
             ends = args$ends, threads = s$threads)
   if (!is.na(s$level)) a$compression_level <- s$level
   do.call(sassy_demultiplex_fastx, a)
@@ -124,45 +154,56 @@ file_bytes <- function(p) {
 }
 
 # warm-up, and the check that every path writes the same records
-ref <- NULL
-for (i in seq_len(nrow(path_spec))) {
-  d <- file.path(out_root, path_spec$path[[i]])
-  unlink(d, recursive = TRUE)
-  res <- run_path(i, d)
-  bytes <- lapply(res$path, file_bytes)
-  if (is.null(ref)) {
-    ref <- list(records = res$records, bytes = bytes)
-    stopifnot(sum(res$records) == n_reads, sum(lengths(bytes)) == input_bytes)
-  } else if (!identical(res$records, ref$records) || !identical(bytes, ref$bytes)) {
-    stop(path_spec$path[[i]], " wrote other records than ", path_spec$path[[1]])
+assigned <- list()
+for (wn in names(workloads)) {
+  w <- workloads[[wn]]
+  w_bytes <- file.size(w$input)
+  ref <- NULL
+  for (i in seq_len(nrow(path_spec))) {
+    d <- file.path(out_root, path_spec$path[[i]])
+    unlink(d, recursive = TRUE)
+    res <- run_path(i, d, w)
+    bytes <- lapply(res$path, file_bytes)
+    if (is.null(ref)) {
+      ref <- list(records = res$records, bytes = bytes)
+      stopifnot(sum(res$records) == w$reads, sum(lengths(bytes)) == w_bytes)
+    } else if (!identical(res$records, ref$records) || !identical(bytes, ref$bytes)) {
+      stop(wn, ": ", path_spec$path[[i]], " wrote other records than ", path_spec$path[[1]])
+    }
+    rm(bytes)
   }
+  assigned[[wn]] <- sum(ref$records[!res$name %in% c("unassigned", "ambiguous")])
+  message(sprintf("%s: every path writes the same records; %d of %d reads assigned", wn, assigned[[wn]], w$reads))
+  rm(ref)
+  gc(verbose = FALSE)
 }
-assigned <- sum(ref$records[!res$name %in% c("unassigned", "ambiguous")])
-message(sprintf("every path writes the same records; %d of %d reads assigned", assigned, n_reads))
 
 # ---- timing ---------------------------------------------------------------------
 rows <- list()
 for (rep in seq_len(args$reps)) {
   n <- nrow(path_spec)
   order <- (seq_len(n) + rep - 2L) %% n + 1L
-  for (j in seq_len(n)) {
-    i <- order[[j]]
-    d <- file.path(out_root, path_spec$path[[i]])
-    unlink(d, recursive = TRUE)
-    gc(verbose = FALSE)
-    t0 <- proc.time()
-    res <- run_path(i, d)
-    dt <- proc.time() - t0
-    s <- path_spec[i, ]
-    rows[[length(rows) + 1L]] <- data.frame(
-      part = "gzip outputs", workload = "qcat_reads", path = s$path, format = s$format,
-      level = s$level_used, threads = s$threads, rep = rep, order = j,
-      seconds = dt[["elapsed"]], cpu_seconds = dt[["user.self"]] + dt[["sys.self"]],
-      input_bytes = input_bytes, output_bytes = sum(file.size(res$path)),
-      records = sum(res$records), load1 = load_average()[1], stringsAsFactors = FALSE
-    )
-    message(sprintf("rep %d %-22s %.3f s (cpu %.3f s), %.1f MB written", rep, s$path,
-                    dt[["elapsed"]], dt[["user.self"]] + dt[["sys.self"]], sum(file.size(res$path)) / 1e6))
+  for (wn in names(workloads)) {
+    w <- workloads[[wn]]
+    for (j in seq_len(n)) {
+      i <- order[[j]]
+      d <- file.path(out_root, path_spec$path[[i]])
+      unlink(d, recursive = TRUE)
+      gc(verbose = FALSE)
+      t0 <- proc.time()
+      res <- run_path(i, d, w)
+      dt <- proc.time() - t0
+      s <- path_spec[i, ]
+      rows[[length(rows) + 1L]] <- data.frame(
+        part = "gzip outputs", workload = wn, path = s$path, format = s$format,
+        level = s$level_used, threads = s$threads, rep = rep, order = j,
+        seconds = dt[["elapsed"]], cpu_seconds = dt[["user.self"]] + dt[["sys.self"]],
+        input_bytes = file.size(w$input), output_bytes = sum(file.size(res$path)),
+        records = sum(res$records), load1 = load_average()[1], stringsAsFactors = FALSE
+      )
+      message(sprintf("rep %d %-10s %-22s %.3f s (cpu %.3f s), %.1f MB written", rep, wn, s$path,
+                      dt[["elapsed"]], dt[["user.self"]] + dt[["sys.self"]], sum(file.size(res$path)) / 1e6))
+    }
   }
 }
 write_csv(do.call(rbind, rows), "runs")
@@ -224,8 +265,13 @@ write_receipt("runs", args, load_before = load_before, extra = list(
       system2("dpkg-query", c("-W", "-f='${Version}'", "qcat-examples"), stdout = TRUE, stderr = FALSE),
       error = function(e) NA_character_)),
     copies = args$copies, reads = n_reads, input_bytes = input_bytes, input_4x_bytes = file.size(input4),
-    barcodes = length(barcodes), barcode_kit = "NBD104 (barcode01-12)", assigned = assigned,
+    barcodes = length(barcodes), barcode_kit = "NBD104 (barcode01-12)", assigned = assigned$qcat_reads,
     k = args$k, ends = args$ends
+  ),
+  ont_like = if (!is.null(workloads$ont_like)) list(
+    source = "benchmarks/barcodes_data.R", reads = workloads$ont_like$reads, copies = args$ont_copies,
+    input_bytes = file.size(workloads$ont_like$input), barcodes = length(workloads$ont_like$barcodes),
+    k = args$ont_k, ends = args$ends, assigned = assigned$ont_like
   ),
   compression_level_default = default_level,
   gzip = tryCatch(system2("gzip", "--version", stdout = TRUE)[1], error = function(e) NA_character_)

@@ -461,6 +461,13 @@ as_assign_row <- function(row, output = NULL) {
   row <- without_hit_args(row, output)
   row$args$margin <- quote(0L)
   row$ok$margin <- "huge_int"
+  # the both-ends mode (issue 38): off at these good values; NULL,
+  # rep(NULL, 2) and NULL[0] leave it off
+  row$args$policy <- quote(NULL)
+  row$args$samples <- quote(NULL)
+  row$args$chimeras <- quote("ignore")
+  row$ok$policy <- bpparam_ok
+  row$ok$samples <- bpparam_ok
   row
 }
 bad_input_matrix$sassy_assign <- as_assign_row(bad_input_matrix$sassy_count)

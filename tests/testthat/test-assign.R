@@ -484,7 +484,8 @@ test_that("the file and table assign verbs take BPPARAM where the count verbs do
     count <- names(formals(paste0("sassy_count_", fam)))
     expect_identical(
       names(formals(paste0("sassy_assign_", fam))),
-      c(setdiff(count, c("sparse", "...")), "margin", "..."),
+      # (the both-ends mode's arguments, issue 38, after `margin`)
+      c(setdiff(count, c("sparse", "...")), "margin", "policy", "samples", "chimeras", "..."),
       label = fam
     )
   }

@@ -70,3 +70,325 @@ test_that("assign_read_ends() finds each end's barcode and the read's orientatio
   # the sample of the molecule, whichever strand was read
   expect_identical(e$sample, paste0(fb, "-", rb))
 })
+
+# ---------------------------------------------------------------------------
+# The verbs' both-ends mode against the truth of a generator: reads built
+# with chosen barcodes at chosen ends, strands and edits, and the expected
+# sample, reason and orientation of each written down by the generator,
+# not computed by the package.
+
+sim_dna <- function(n) paste(sample(c("A", "C", "G", "T"), n, replace = TRUE), collapse = "")
+sim_rc <- function(x) chartr("ACGT", "TGCA", paste(rev(strsplit(x, "")[[1L]]), collapse = ""))
+# `n` substitutions at distinct positions of the middle of `x`
+sim_edit <- function(x, n) {
+  if (n == 0L) return(x)
+  ch <- strsplit(x, "")[[1L]]
+  at <- sample(4:(length(ch) - 3L), n)
+  for (i in at) ch[[i]] <- setdiff(c("A", "C", "G", "T"), ch[[i]])[[sample(3L, 1L)]]
+  paste(ch, collapse = "")
+}
+
+# A symmetric design (native kits): the same flanked barcode at each end.
+# Each read: a barcode at the front (or none), one at the rear (or none),
+# 0-2 edits in each barcode, the read from either strand.
+sim_symmetric <- function(n, seed) {
+  withr::local_seed(seed)
+  bcs <- c(bc1 = sim_dna(20), bc2 = sim_dna(20), bc3 = sim_dna(20), bc4 = sim_dna(20))
+  f5 <- sim_dna(22)
+  f3 <- sim_dna(22)
+  # (error_rate: the flank searched alone has ceiling(0.15 * 22) = 4 edits;
+  # with the default 0.27, 6 edits, a random read of 470 letters has the
+  # 22 letters by chance now and then)
+  set <- sassy_barcodes(bcs, flank5 = f5, flank3 = f3, error_rate = 0.15)
+  kind <- rep_len(c("both", "front", "rear", "differ", "none", "both", "front"), n)
+  truth <- data.frame(front = NA_character_, rear = NA_character_, either = NA_character_,
+    both = NA_character_, reason_either = NA_character_, reason_both = NA_character_,
+    stringsAsFactors = FALSE)[rep(1L, n), ]
+  reads <- character(n)
+  for (i in seq_len(n)) {
+    b <- sample(names(bcs), 2L)
+    fb <- switch(kind[[i]], both = b[[1L]], front = b[[1L]], rear = NA, differ = b[[1L]], none = NA)
+    rb <- switch(kind[[i]], both = b[[1L]], front = NA, rear = b[[2L]], differ = b[[2L]], none = NA)
+    site <- function(x) if (is.na(x)) sim_dna(64) else paste0(f5, sim_edit(bcs[[x]], sample(0:2, 1L)), f3)
+    read <- paste0(sim_dna(20), site(fb), sim_dna(300), sim_rc(site(rb)), sim_dna(20))
+    if (i %% 2L == 0L) read <- sim_rc(read)
+    reads[[i]] <- read
+    truth$either[[i]] <- switch(kind[[i]], both = fb, front = fb, rear = rb, differ = NA, none = NA)
+    truth$both[[i]] <- switch(kind[[i]], both = fb, NA)
+    truth$reason_either[[i]] <- switch(kind[[i]], differ = "ends disagree", none = "no hit", NA)
+    truth$reason_both[[i]] <- switch(kind[[i]], differ = "ends disagree", none = "no hit",
+      front = "one end only", rear = "one end only", NA)
+    # as the read is (a reverse read has the rear site first)
+    truth$front[[i]] <- if (i %% 2L == 0L) rb else fb
+    truth$rear[[i]] <- if (i %% 2L == 0L) fb else rb
+  }
+  names(reads) <- paste0("read", seq_len(n))
+  list(reads = reads, set = set, truth = truth, bcs = bcs, f5 = f5, f3 = f3)
+}
+
+test_that("policies 'either' and 'both' give the generator's sample and reason", {
+  sim <- sim_symmetric(42L, 381L)
+  t <- sim$truth
+  e <- sassy_assign(sim$reads, sim$set, k = 6L, ends = 120L)
+  expect_s3_class(e, "ducksassy_assignment")
+  expect_identical(e$front_barcode, t$front)
+  expect_identical(e$rear_barcode, t$rear)
+  expect_identical(e$sample, t$either)
+  expect_identical(e$reason, t$reason_either)
+  expect_identical(levels(e$status), c("assigned", "ambiguous", "unassigned", "chimeric"))
+  expect_identical(as.character(e$status), ifelse(is.na(t$either), "unassigned", "assigned"))
+  # a symmetric set does not tell the strand
+  expect_true(all(is.na(e$orientation)))
+  b <- sassy_assign(sim$reads, sim$set, k = 6L, ends = 120L, policy = "both")
+  expect_identical(b$sample, t$both)
+  expect_identical(b$reason, t$reason_both)
+  # the columns before `front_barcode` are those of the deciding end
+  flanked <- stats::setNames(paste0(sim$f5, sim$bcs, sim$f3), names(sim$bcs))
+  one_front <- sassy_assign(sim$reads, flanked, k = 6L, ends = c(120L, 0L))
+  dec <- !is.na(t$front)
+  expect_identical(e$start[dec], one_front$start[dec])
+  expect_identical(e$front_start, one_front$start)
+  expect_identical(e$front_cost, one_front$cost)
+  expect_identical(names(e)[seq_len(11L)], c("record", "name", "pattern", "pattern_name", "cost",
+    "barcode_cost", "start", "end", "strand", "other_cost", "front_barcode"))
+  expect_identical(names(e)[-seq_len(10L)], c(
+    paste0("front_", c("barcode", "cost", "barcode_cost", "start", "end", "strand")),
+    paste0("rear_", c("barcode", "cost", "barcode_cost", "start", "end", "strand")),
+    "orientation", "sample", "status", "reason"))
+})
+
+# A dual design (PCR kits): a front primer and a different rear primer,
+# a barcode in each; the pair names the sample.
+sim_dual <- function(n, seed) {
+  withr::local_seed(seed)
+  bcs <- c(bcA = sim_dna(20), bcB = sim_dna(20), bcC = sim_dna(20))
+  f5 <- sim_dna(20)
+  front3 <- sim_dna(20)
+  rear3 <- sim_dna(20)
+  set <- sassy_barcodes(c(bcs, bcs), flank5 = f5, flank3 = rep(c(front3, rear3), each = 3L),
+    ends = rep(c("front", "rear"), each = 3L))
+  sheet <- data.frame(front = c("bcA", "bcA", "bcB", "bcC"), rear = c("bcB", "bcC", "bcA", NA),
+    sample = c("S1", "S2", "S3", "S4"))
+  pairs <- list(c("bcA", "bcB"), c("bcA", "bcC"), c("bcB", "bcA"), c("bcC", "bcA"), c("bcC", NA),
+    c("bcB", "bcB"), c(NA, NA))
+  truth <- data.frame(sample = c("S1", "S2", "S3", "S4", "S4", NA, NA),
+    reason = c(NA, NA, NA, NA, NA, "pair not in sample sheet", "no hit"), stringsAsFactors = FALSE)
+  which <- rep_len(seq_along(pairs), n)
+  minus <- rep_len(c(FALSE, FALSE, TRUE), n)
+  reads <- vapply(seq_len(n), function(i) {
+    p <- pairs[[which[[i]]]]
+    fs <- if (is.na(p[[1L]])) sim_dna(60) else paste0(f5, sim_edit(bcs[[p[[1L]]]], sample(0:1, 1L)), front3)
+    rs <- if (is.na(p[[2L]])) sim_dna(60) else paste0(f5, sim_edit(bcs[[p[[2L]]]], sample(0:1, 1L)), rear3)
+    read <- paste0(sim_dna(15), fs, sim_dna(250), sim_rc(rs), sim_dna(15))
+    if (minus[[i]]) sim_rc(read) else read
+  }, "")
+  orient <- ifelse(minus, "-", "+")
+  orient[which == 7L] <- NA
+  list(reads = reads, set = set, sheet = sheet, sample = truth$sample[which],
+    reason = truth$reason[which], orientation = orient)
+}
+
+test_that("a sample sheet names the sample of each pair, whichever strand was read", {
+  sim <- sim_dual(35L, 3801L)
+  x <- sassy_assign(sim$reads, sim$set, k = 6L, ends = 110L, samples = sim$sheet)
+  expect_identical(x$sample, sim$sample)
+  expect_identical(x$reason, sim$reason)
+  expect_identical(x$orientation, sim$orientation)
+  expect_identical(as.character(x$status), ifelse(is.na(sim$sample), "unassigned", "assigned"))
+  # policy = "samples" is the default with a sheet
+  y <- sassy_assign(sim$reads, sim$set, k = 6L, ends = 110L, policy = "samples", samples = sim$sheet)
+  expect_identical(y, x)
+})
+
+test_that("a symmetric set with a sheet looks the pair up in both orders", {
+  withr::local_seed(77)
+  bcs <- c(a = sim_dna(20), b = sim_dna(20), c = sim_dna(20))
+  f5 <- sim_dna(20)
+  f3 <- sim_dna(20)
+  # (error_rate: the flank searched alone has ceiling(0.15 * 22) = 4 edits;
+  # with the default 0.27, 6 edits, a random read of 470 letters has the
+  # 22 letters by chance now and then)
+  set <- sassy_barcodes(bcs, flank5 = f5, flank3 = f3, error_rate = 0.15)
+  site <- function(x) paste0(f5, bcs[[x]], f3)
+  mk <- function(x, y) paste0(sim_dna(10), site(x), sim_dna(200), sim_rc(site(y)), sim_dna(10))
+  reads <- c(mk("a", "b"), mk("b", "a"), mk("a", "c"), mk("c", "a"))
+  sheet <- data.frame(front = c("a", "a", "c"), rear = c("b", "c", "a"), sample = c("ab", "ac", "ca"))
+  x <- sassy_assign(reads, set, k = 5L, ends = 80L, samples = sheet)
+  # (b, a) is not in the sheet, but (a, b) is; (a, c) and (c, a) both are:
+  # the strand is not known, so those two reads are ambiguous
+  expect_identical(x$sample, c("ab", "ab", NA, NA))
+  expect_identical(x$reason, c(NA, NA, "ambiguous", "ambiguous"))
+  expect_identical(as.character(x$status), c("assigned", "assigned", "ambiguous", "ambiguous"))
+})
+
+test_that("a barcode in the middle of a read is chimeric with chimeras = 'set_aside'", {
+  sim <- sim_symmetric(14L, 9L)
+  withr::local_seed(10)
+  site <- paste0(sim$f5, sim$bcs[["bc3"]], sim$f3)
+  # reads 1 and 2 get a site in their middle (read 2 as its reverse
+  # complement); read 3 a site just inside its front end, not the middle
+  r <- sim$reads
+  mid <- function(x, s) paste0(substr(x, 1L, 230L), s, substring(x, 231L))
+  r[[1L]] <- mid(r[[1L]], site)
+  r[[2L]] <- mid(r[[2L]], sim_rc(site))
+  r[[3L]] <- paste0(substr(r[[3L]], 1L, 90L), site, substring(r[[3L]], 91L))
+  off <- sassy_assign(r, sim$set, k = 6L, ends = 120L)
+  on <- sassy_assign(r, sim$set, k = 6L, ends = 120L, chimeras = "set_aside")
+  expect_identical(on$reason[1:2], c("chimeric", "chimeric"))
+  expect_identical(as.character(on$status[1:2]), c("chimeric", "chimeric"))
+  expect_identical(on$sample[1:2], c(NA_character_, NA_character_))
+  expect_identical(on$reason[-(1:2)], off$reason[-(1:2)])
+  expect_identical(on$sample[-(1:2)], off$sample[-(1:2)])
+  expect_false(any(off$reason %in% "chimeric"))
+  # a read no longer than 2 * ends has no middle
+  short <- sassy_assign(r[[1L]], sim$set, k = 6L, ends = 300L, chimeras = "set_aside")
+  expect_false(identical(short$reason, "chimeric"))
+})
+
+test_that("a flank with a barcode of no sample is 'flank without barcode'", {
+  sim <- sim_symmetric(14L, 19L)
+  withr::local_seed(20)
+  r <- sim$reads
+  none <- which(sim$truth$reason_either %in% "no hit")
+  expect_true(length(none) >= 2L)
+  # the flanks around a barcode that is none of the set's
+  r[[none[[1L]]]] <- paste0(sim_dna(20), sim$f5, sim_dna(20), sim$f3, substring(r[[none[[1L]]]], 80L))
+  # flank5 alone (the longer flank, or flank5 where they are as long), with
+  # two edits, on the reverse strand, at the rear
+  r[[none[[2L]]]] <- paste0(r[[none[[2L]]]], sim_rc(sim_edit(sim$f5, 2L)), sim_dna(10))
+  x <- sassy_assign(r, sim$set, k = 6L, ends = 120L)
+  want <- sim$truth$reason_either
+  want[none[1:2]] <- "flank without barcode"
+  expect_identical(x$reason, want)
+  # bare patterns have no flanks: "no hit"
+  y <- sassy_assign(r, sim$set$barcode, k = 3L, ends = 120L, policy = "either")
+  expect_identical(y$reason[none[1:2]], c("no hit", "no hit"))
+})
+
+test_that("bare patterns with a policy act as a set without flanks", {
+  sim <- sim_symmetric(21L, 5L)
+  bare <- stats::setNames(sim$bcs, names(sim$bcs))
+  x <- sassy_assign(sim$reads, bare, k = 3L, ends = 120L, policy = "either")
+  expect_s3_class(x, "ducksassy_assignment")
+  expect_identical(x$sample, sim$truth$either)
+  expect_identical(x$front_barcode_cost, x$front_cost)
+  # without policy or samples: the one-end assignment, as before
+  old <- sassy_assign(sim$reads, bare, k = 3L, ends = 120L)
+  expect_false(inherits(old, "ducksassy_assignment"))
+  expect_identical(levels(old$status), c("assigned", "ambiguous", "unassigned"))
+  expect_false("reason" %in% names(old))
+})
+
+test_that("files, vectors and tables give the same both-ends assignment", {
+  sim <- sim_dual(21L, 4242L)
+  reads <- stats::setNames(sim$reads, paste0("r", seq_along(sim$reads)))
+  reads[[5L]] <- paste0(substr(reads[[5L]], 1L, 200L), paste0(sim$set$flank5[[1L]], sim$set$barcode[[1L]],
+    sim$set$flank3[[1L]]), substring(reads[[5L]], 201L))
+  v <- sassy_assign(reads, sim$set, k = 6L, ends = 110L, samples = sim$sheet, chimeras = "set_aside")
+  expect_identical(v$reason[[5L]], "chimeric")
+  fa <- withr::local_tempfile(fileext = ".fa")
+  writeLines(paste0(">", names(reads), "\n", reads), fa)
+  f <- sassy_assign_fastx(fa, sim$set, k = 6L, ends = 110L, samples = sim$sheet, chimeras = "set_aside")
+  expect_s3_class(f, "ducksassy_assignment")
+  expect_identical(f$name, names(reads))
+  cols <- setdiff(names(v), "record")
+  expect_identical(as.list(f)[cols], as.list(v)[cols])
+  if (requireNamespace("BiocParallel", quietly = TRUE)) {
+    fp <- sassy_assign_fastx(fa, sim$set, k = 6L, ends = 110L, samples = sim$sheet, chimeras = "set_aside",
+      BPPARAM = BiocParallel::SerialParam())
+    expect_identical(fp, f)
+  }
+  skip_without_drivers()
+  for (driver in table_drivers()) {
+    con <- local_db(driver)
+    DBI::dbWriteTable(con, "reads", data.frame(sequence = unname(reads)))
+    t <- sassy_assign_table(con, "reads", sim$set, k = 6L, ends = 110L, samples = sim$sheet,
+      chimeras = "set_aside")
+    cols <- setdiff(names(v), c("record", "name"))
+    expect_identical(as.list(t)[cols], as.list(v)[cols], info = driver)
+    # output: the rows appended to a table
+    n <- sassy_assign_table(con, "reads", sim$set, k = 6L, ends = 110L, samples = sim$sheet,
+      chimeras = "set_aside", output = "assigned")
+    expect_identical(n, as.double(length(reads)))
+    back <- DBI::dbReadTable(con, "assigned")
+    expect_identical(back$sample, v$sample)
+    expect_identical(back$reason, v$reason)
+    expect_identical(back$status, as.character(v$status))
+  }
+})
+
+test_that("the sample sheet and the mode's arguments are checked", {
+  sim <- sim_dual(7L, 1L)
+  expect_error(sassy_assign(sim$reads, sim$set, samples = data.frame(front = "bcA", rear = "bcZ", sample = "s")),
+    class = "ducksassy_samples_error")
+  err <- tryCatch(sassy_assign(sim$reads, sim$set, samples = data.frame(front = "bcQ", rear = NA, sample = "s")),
+    error = identity)
+  expect_s3_class(err, "ducksassy_input_error")
+  expect_match(conditionMessage(err), "bcQ")
+  expect_error(sassy_assign(sim$reads, sim$set,
+    samples = data.frame(front = c("bcA", "bcA"), rear = c("bcB", "bcB"), sample = c("s", "t"))),
+    class = "ducksassy_samples_error")
+  expect_error(sassy_assign(sim$reads, sim$set, samples = list(front = "bcA")), class = "ducksassy_input_error")
+  expect_error(sassy_assign(sim$reads, sim$set, policy = "samples"), class = "ducksassy_input_error")
+  expect_error(sassy_assign(sim$reads, sim$set, policy = "all"), class = "ducksassy_input_error")
+  expect_error(sassy_assign(sim$reads, sim$set, policy = "both", samples = sim$sheet), class = "ducksassy_input_error")
+  expect_error(sassy_assign(sim$reads, sim$set, ends = c(10, 20)), class = "ducksassy_input_error")
+  expect_error(sassy_assign(sim$reads, sim$set, chimeras = "split"), class = "ducksassy_input_error")
+  expect_error(sassy_assign(sim$reads, c(a = "ACGTAC"), chimeras = "set_aside"), class = "ducksassy_input_error")
+})
+
+test_that("summary() counts what table() of the columns counts, and plot() draws", {
+  sim <- sim_symmetric(28L, 88L)
+  x <- sassy_assign(sim$reads, sim$set, k = 6L, ends = 120L, policy = "both")
+  s <- summary(x)
+  expect_s3_class(s, "ducksassy_assignment_summary")
+  expect_identical(s$reads, nrow(x))
+  tab <- table(x$sample)
+  expect_identical(sort(stats::setNames(s$samples$reads, s$samples$sample)),
+    sort(stats::setNames(as.integer(tab), names(tab))))
+  expect_identical(s$status$reads, as.integer(table(x$status)))
+  expect_identical(s$status$status, levels(x$status))
+  reasons <- c("chimeric", "ambiguous", "ends disagree", "one end only", "pair not in sample sheet",
+    "flank without barcode", "no hit")
+  expect_identical(s$reasons$reason, reasons)
+  expect_identical(s$reasons$reads, as.integer(table(factor(x$reason, levels = reasons))))
+  expect_identical(sum(s$reasons$reads) + sum(s$samples$reads), nrow(x))
+  expect_output(print(s), "Reads per sample")
+  grDevices::pdf(NULL)
+  withr::defer(grDevices::dev.off())
+  expect_identical(plot(x), x)
+})
+
+test_that("qcat-examples' real reads with SQK-RBK001, policy 'either': >= 85% correct, <= 2 wrong", {
+  path <- "/usr/share/doc/qcat/examples/qcat/test/data/barcode_1k.fastq.gz"
+  skip_if_not(file.exists(path), "qcat-examples is not installed")
+  x <- sassy_assign_fastx(path, sassy_kit("SQK-RBK001"), ends = 250L, policy = "either")
+  desc <- sassy_read_fastx(path)$description
+  expect_identical(length(desc), nrow(x))
+  truth <- sub("^.*truebc=([0-9]+).*$", "\\1", desc)
+  expect_true(all(grepl("^[0-9]+$", truth)))
+  truth <- sprintf("barcode%02d", as.integer(truth))
+  called <- x$sample
+  correct <- sum(!is.na(called) & called == truth)
+  wrong <- sum(!is.na(called) & called != truth)
+  expect_gte(correct / nrow(x), 0.85)
+  expect_lte(wrong, 2L)
+  expect_identical(sum(!is.na(called)), sum(x$status == "assigned"))
+  expect_true(all(!is.na(x$reason[is.na(called)])))
+})
+
+test_that("NA, empty and no records in the both-ends mode", {
+  set <- sassy_barcodes(c(a = "ACGTACGTACGTACGT", b = "TTGCAATTGCAAGGCC"),
+    flank5 = "GGTGCTGAAC", flank3 = "CCTTAACCGG")
+  x <- sassy_assign(c(NA, "", "ACGT", paste0("GGTGCTGAAC", "ACGTACGTACGTACGT", "CCTTAACCGG")), set, k = 4L)
+  expect_identical(x$sample, c(NA, NA, NA, "a"))
+  # an NA record has NA in every column after `name`, as before
+  expect_identical(as.character(x$status), c(NA, "unassigned", "unassigned", "assigned"))
+  expect_identical(x$reason, c(NA, "no hit", "no hit", NA))
+  y <- sassy_assign(character(), set)
+  expect_identical(nrow(y), 0L)
+  expect_identical(names(y), names(x))
+  expect_identical(vapply(unclass(y), typeof, ""), vapply(unclass(x), typeof, ""))
+  expect_identical(summary(y)$reads, 0L)
+  expect_identical(nrow(summary(y)$samples), 0L)
+})

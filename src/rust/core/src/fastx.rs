@@ -50,6 +50,7 @@
 //!   [`split_header`] cuts it into name and description.
 
 mod bam;
+mod bgzf_reader;
 mod decompress;
 pub mod demux;
 pub mod demux_ends;
@@ -184,11 +185,13 @@ pub struct ReadOptions {
     /// reads a record range `skip + 1 ..= skip + n_max` of each file, so
     /// that a process can search its own shard of a file.
     pub skip: u64,
+    /// Threads that inflate BGZF input (BAM, `bgzip`): the search's count.
+    pub threads: usize,
 }
 
 impl ReadOptions {
     pub fn new(size: BatchSize, keep: RecordParts) -> Self {
-        ReadOptions { batch_bytes: size.bytes, batch_records: size.records, keep, n_max: None, skip: 0 }
+        ReadOptions { batch_bytes: size.bytes, batch_records: size.records, keep, n_max: None, skip: 0, threads: 1 }
     }
 }
 
@@ -519,6 +522,7 @@ pub fn search_keep(
 ) -> Result<SearchOutput, FastxError> {
     let region = keep.region;
     let mut opts = ReadOptions::new(size, RecordParts { header: HeaderKeep::Name, ..Default::default() });
+    opts.threads = plan.threads;
     opts.skip = range.skip;
     opts.n_max = range.n;
     let n_pat = plan.patterns.len();
@@ -659,7 +663,8 @@ pub fn filter(
     if !plan.values() {
         return Err(CoreError::Internal("fastx::filter needs a count or contains plan".into()).into());
     }
-    let opts = ReadOptions::new(size, RecordParts { raw: true, ..Default::default() });
+    let mut opts = ReadOptions::new(size, RecordParts { raw: true, ..Default::default() });
+    opts.threads = plan.threads;
     let gz = gzip.map(|level| writer::gzip(level, plan.threads)).transpose()?;
     let out = writer::Output::create(output, gz.as_ref(), writer::BUF)?;
     let n_pat = plan.patterns.len();

@@ -49,11 +49,17 @@ pub(crate) struct Plain<'a> {
 /// `readDNAStringSet()` drops them (needletail wants `>` or `@` as the first
 /// byte); FASTA (the first byte left is `>`) has its `;` comment lines
 /// dropped everywhere and `\n\n` appended.
-pub(crate) fn plain_text<'a, R: Read + Send + 'a>(mut raw: R) -> io::Result<Plain<'a>> {
-    let head = read_up_to(&mut raw, 2)?;
+///
+/// BGZF (gzip in blocks that say their size: BAM, `bgzip`) is inflated on
+/// `threads` threads (`bgzf_reader.rs`), other compressions on this one.
+pub(crate) fn plain_text<'a, R: Read + Send + 'a>(mut raw: R, threads: usize) -> io::Result<Plain<'a>> {
+    // (a BGZF header is 18 bytes; the extra field may hold more subfields)
+    let head = read_up_to(&mut raw, 64)?;
     let magic = [head.first().copied().unwrap_or(0), head.get(1).copied().unwrap_or(0)];
+    let bgzf = super::bgzf_reader::is_bgzf(&head);
     let raw = Cursor::new(head).chain(raw);
     let mut text: Box<dyn Read + Send + 'a> = match magic {
+        GZ_MAGIC if bgzf => Box::new(super::bgzf_reader::BgzfReader::new(raw, threads)?),
         GZ_MAGIC => Box::new(flate2::read::MultiGzDecoder::new(raw)),
         BZ_MAGIC => Box::new(bzip2::read::BzDecoder::new(raw)),
         XZ_MAGIC => Box::new(liblzma::read::XzDecoder::new(raw)),
@@ -67,6 +73,10 @@ pub(crate) fn plain_text<'a, R: Read + Send + 'a>(mut raw: R) -> io::Result<Plai
     let head = read_up_to(&mut text, 4)?;
     let bam = head == super::bam::MAGIC;
     let text = Cursor::new(head).chain(text);
+    if bam && bgzf {
+        // (the BGZF reader hands out whole inflated batches: no more buffering)
+        return Ok(Plain { text: Box::new(text), empty: false, lines_skipped: 0, bam: true });
+    }
     let mut text = io::BufReader::with_capacity(1 << 16, text);
     if bam {
         return Ok(Plain { text: Box::new(text), empty: false, lines_skipped: 0, bam: true });
@@ -174,7 +184,7 @@ mod tests {
 
     fn all(r: impl Read + Send) -> Vec<u8> {
         let mut out = Vec::new();
-        plain_text(r).unwrap().text.read_to_end(&mut out).unwrap();
+        plain_text(r, 1).unwrap().text.read_to_end(&mut out).unwrap();
         out
     }
 
@@ -189,7 +199,7 @@ mod tests {
 
     #[test]
     fn leading_blank_and_comment_lines_are_dropped_and_fasta_comments_everywhere() {
-        let p = plain_text(&b"\n \r\n;c\n>a\nAC\n;x\nGT\n;y"[..]).unwrap();
+        let p = plain_text(&b"\n \r\n;c\n>a\nAC\n;x\nGT\n;y"[..], 1).unwrap();
         assert_eq!((p.empty, p.lines_skipped), (false, 3));
         let mut out = Vec::new();
         // one byte at a time: a comment line split over many reads
@@ -202,10 +212,10 @@ mod tests {
         // FASTQ: only the leading blank lines go; ';' is a quality letter
         assert_eq!(all(&b"\n@r\nAC\n+\n;;\n"[..]), b"@r\nAC\n+\n;;\n");
         for empty in [&b""[..], b"\n\n", b" \t\r\n", b";only\n;comments"] {
-            let p = plain_text(empty).unwrap();
+            let p = plain_text(empty, 1).unwrap();
             assert!(p.empty, "{empty:?}");
         }
-        assert!(!plain_text(&b"x"[..]).unwrap().empty);
+        assert!(!plain_text(&b"x"[..], 1).unwrap().empty);
     }
 
     #[test]

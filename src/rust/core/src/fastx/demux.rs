@@ -84,7 +84,8 @@ pub fn demultiplex(
         HeaderKeep::None
     };
     let keep = RecordParts { raw: true, header, qual: spec.trim, seq_strings: false };
-    let opts = ReadOptions::new(size, keep);
+    let mut opts = ReadOptions::new(size, keep);
+    opts.threads = plan.threads;
     let is_gz = |p: &String| is_gzip_path(p);
     let gzip = match spec.outputs.iter().chain(spec.mate_outputs.iter().flatten()).chain(spec.report.iter().map(|r| &r.path)).any(is_gz) {
         true => Some(writer::gzip(spec.gzip_level, plan.threads)?),

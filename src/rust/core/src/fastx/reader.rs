@@ -45,7 +45,7 @@ fn read_file(fi: usize, path: &str, opts: &ReadOptions, spares: Option<&Spares>,
     // decompressed here, not by needletail, so FASTA can be closed with line
     // breaks (see decompress.rs); needletail then sees plain text
     let file = Counted { inner: file, read };
-    let plain = super::decompress::plain_text(file).map_err(|e| FastxError::parse(path, &e.into(), 0))?;
+    let plain = super::decompress::plain_text(file, opts.threads).map_err(|e| FastxError::parse(path, &e.into(), 0))?;
     if plain.bam {
         return read_bam(fi, path, plain.text, opts, spares, tx, stop, read);
     }
