@@ -123,17 +123,20 @@
 #' strands are searched, and the read's orientation follows from the set's
 #' rows: a read whose front carries a barcode of a `"rear"` row is the
 #' reverse strand, and its ends are swapped before `policy` looks at them.
-#' `policy` combines the two ends:
+#' `policy` combines the two ends (as [sassy_assign()] does; an ambiguous
+#' end leaves a read `"ambiguous"` whatever the policy):
 #' * `"either"` (the default): the barcode of either end; two ends with
-#'   different barcodes are `"ends disagree"`, an ambiguous end without
-#'   agreement `"ambiguous"`;
+#'   different barcodes are `"ends disagree"`;
 #' * `"both"`: both ends must carry the same barcode (`"one end only"`
 #'   otherwise);
 #' * `"samples"` (the default when `samples` is given): the sample sheet
 #'   `samples`, a data frame with columns `front`, `rear` (barcode names)
 #'   and `sample`, names the sample of each pair (dual and combinatorial
 #'   barcodes); a row whose `rear` is `NA` takes any rear end, or none.
-#'   Pairs not in the sheet are `"pair not in sample sheet"`.
+#'   Where the set does not tell the orientation (its rows are at both
+#'   ends), the pair is looked up either way round, and two samples so
+#'   found make the read `"ambiguous"`. Pairs not in the sheet are `"pair
+#'   not in sample sheet"`.
 #'
 #' The outputs are then one per sample (the barcode names, or the sheet's
 #' samples), `unassigned` and `ambiguous`. With `reason_files = TRUE` the
@@ -145,8 +148,8 @@
 #' set alone (its `flank5` or `flank3`, whichever is longer, if it has 8
 #' letters or more, with `k = ceiling(error_rate * length)`) in an end.
 #' With `chimeras = "set_aside"`, the middle of each read longer than `2L`
-#' (its letters from `L + 1` to `n - L`) is searched whole for the set's
-#' patterns (flanks included, with `k`): a read with a hit there is
+#' (its letters from `L + 1` to `n - L`) is searched for the set's
+#' patterns (flanks included, with `k`): a read with a hit wholly there is
 #' chimeric (two molecules joined), whatever its ends say, and goes to
 #' `chimeric`. That search reads the whole of the long reads, so it costs
 #' far more than the ends. `chimeras = "ignore"` (the default) does not
@@ -168,7 +171,8 @@
 #' `"ambiguous"`, `"ends disagree"`, `"one end only"`, `"pair not in sample
 #' sheet"`, `"flank without barcode"`, `"chimeric"`); its `pattern` to
 #' `other_cost` describe the front end's hit when the front end is
-#' assigned, else the rear end's.
+#' assigned, else the rear end's when it is, else the front end's when it
+#' is ambiguous, else the rear end's.
 #'
 #' @section Threads:
 #' `threads` is the number of search threads. Reading (and decompressing)
@@ -271,14 +275,12 @@ demultiplex_fastx <- function(paths, patterns, output, k, margin, trim, mates,
     }
   }
   args$all_endpoints <- FALSE
-  chimeras <- check_demux_chimeras(chimeras, call)
-  reason_files <- check_flag(reason_files, "reason_files", call = call)
-  both <- is_demux_both_ends(patterns, policy, samples)
+  e <- demux_ends_mode(patterns, policy, samples, chimeras, reason_files, args$ends, mates, call)
+  both <- !is.null(e)
   if (both) {
-    e <- check_demux_ends_args(args$ends, policy, samples, chimeras, reason_files, mates, call)
-    # each end is searched in `end_length` letters (the core sets the ends
-    # of each search; these warn of ends shorter than a pattern)
-    args$ends <- e$end_length
+    # each end is searched in `L` letters (the core sets the ends of each
+    # search; these warn of ends shorter than a pattern)
+    args$ends <- e$L
   }
   sp <- as_search_patterns(patterns, given_k(k, call))
   patterns <- sp$patterns

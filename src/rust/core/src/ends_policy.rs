@@ -13,12 +13,15 @@
 //!   rear row, `-` for a front row; none otherwise;
 //! - on a `-` read the design's front barcode is at the read's rear: the
 //!   two are swapped before the policy looks at them;
+//! - an ambiguous end leaves the read without sample ("ambiguous"),
+//!   whatever the policy;
 //! - `Either`: the front barcode, else the rear one; two that differ are
-//!   "ends disagree", and an ambiguous end with no agreement is
-//!   "ambiguous"; `Both`: the two must agree ("one end only" when one is
-//!   missing); `Samples`: the pair (front, rear) in the sample sheet, else
-//!   a sheet row of the front barcode with any rear ("pair not in sample
-//!   sheet" when neither is there);
+//!   "ends disagree"; `Both`: the two must agree ("one end only" when one
+//!   is missing); `Samples`: the pair (front, rear) in the sample sheet,
+//!   else a sheet row of the front barcode with any rear ("pair not in
+//!   sample sheet" when neither is there); where the orientation is not
+//!   known (a symmetric set) the pair is also looked up the other way
+//!   round, and two different samples so found are "ambiguous";
 //! - "no hit" when nothing else applies; "ambiguous" before "one end only",
 //!   "pair not in sample sheet" and "no hit", "ends disagree" before all.
 //!
@@ -238,10 +241,14 @@ impl EndsRule {
         let any_ambiguous = front == EndStatus::Ambiguous || rear == EndStatus::Ambiguous;
         let (sample, reason) = match self.policy {
             Policy::Samples => {
-                let hit = fb.and_then(|a| self.sheet.get(&(a, rb)).or_else(|| self.sheet.get(&(a, None))).copied());
-                match hit {
+                let lookup = |a: Option<u32>, b: Option<u32>| a.and_then(|a| self.sheet.get(&(a, b)).or_else(|| self.sheet.get(&(a, None))).copied());
+                let s1 = lookup(fb, rb);
+                // the orientation unknown: the pair either way round
+                let s2 = if minus.is_none() { lookup(rb, fb) } else { None };
+                let two = matches!((s1, s2), (Some(x), Some(y)) if x != y);
+                match s1.or(s2) {
+                    _ if any_ambiguous || two => (None, Some(Reason::Ambiguous)),
                     Some(s) => (Some(s), None),
-                    None if any_ambiguous => (None, Some(Reason::Ambiguous)),
                     None if fb.is_none() && rb.is_none() => (None, Some(Reason::NoHit)),
                     None => (None, Some(Reason::PairNotInSheet)),
                 }
@@ -301,11 +308,19 @@ mod tests {
         let rule = symmetric(Policy::Samples, &[(0, Some(0), 0), (0, Some(1), 1)]);
         let got = samples_and_reasons(&rule);
         assert_eq!(got, vec![(Some(0), None), (None, Some(Reason::PairNotInSheet)), (Some(1), None), (None, Some(Reason::NoHit)), (None, Some(Reason::Ambiguous))]);
+        // a symmetric set does not tell the orientation: the pair either way round
+        assert_eq!(rule.combine(A(1), A(0)).sample, Some(1));
+        let swapped = symmetric(Policy::Samples, &[(0, Some(1), 0), (1, Some(0), 1)]);
+        assert_eq!(swapped.combine(A(0), A(1)).reason, Some(Reason::Ambiguous));
+        // an ambiguous end: no sample, even when the sheet has the other's
+        let single_a = symmetric(Policy::Samples, &[(0, None, 0)]);
+        assert_eq!(single_a.combine(A(0), Amb).reason, Some(Reason::Ambiguous));
         // a single-ended row: any rear end, or none
         let single = symmetric(Policy::Samples, &[(0, None, 0)]);
         let got = samples_and_reasons(&single);
         assert_eq!(got.iter().map(|g| g.0).collect::<Vec<_>>(), vec![Some(0), Some(0), Some(0), None, None]);
-        // a rear barcode without a front one is not in the sheet
+        // a rear barcode alone: the front of the other orientation
+        assert_eq!(single.combine(U, A(0)).sample, Some(0));
         assert_eq!(single.combine(U, A(1)).reason, Some(Reason::PairNotInSheet));
         // the exact pair before the single-ended row, whatever the order
         let both = symmetric(Policy::Samples, &[(0, None, 0), (0, Some(1), 1)]);

@@ -51,10 +51,13 @@ pub struct EndsRecord {
 
 impl EndsRecord {
     /// The end whose hit the report's columns describe: the front end's
-    /// when it is assigned, else the rear's.
+    /// when it is assigned, else the rear's when it is, else the front's
+    /// when it is ambiguous, else the rear's (R's deciding_columns()).
     pub fn deciding(&self, margin: i32) -> &Best {
-        match EndStatus::of(&self.front, margin) {
-            EndStatus::Assigned(_) => &self.front,
+        match (EndStatus::of(&self.front, margin), EndStatus::of(&self.rear, margin)) {
+            (EndStatus::Assigned(_), _) => &self.front,
+            (_, EndStatus::Assigned(_)) => &self.rear,
+            (EndStatus::Ambiguous, _) => &self.front,
             _ => &self.rear,
         }
     }
