@@ -463,8 +463,9 @@ as_assign_row <- function(row, output = NULL) {
   row$ok$margin <- "huge_int"
   # the both-ends mode (issue 38): off at these good values; NULL,
   # rep(NULL, 2) and NULL[0] leave it off
-  row$args$policy <- quote(NULL)
-  row$args$samples <- quote(NULL)
+  # (`[<-` with list(NULL): `$<-` with NULL would remove the element)
+  row$args["policy"] <- list(NULL)
+  row$args["samples"] <- list(NULL)
   row$args$chimeras <- quote("ignore")
   row$ok$policy <- bpparam_ok
   row$ok$samples <- bpparam_ok
