@@ -112,6 +112,68 @@
 #' `"demux/{name}_R{mate}.fastq.gz"`. With `trim`, each mate is trimmed of
 #' its own hit of the pair's pattern, if it has one.
 #'
+#' @section Both ends:
+#' With a barcode set ([sassy_kit()], [sassy_barcodes()]) as `patterns`, or
+#' `policy` or `samples` given (bare named patterns then act as a set
+#' without flanks, each at both ends), each read is assigned by both of its
+#' ends. `ends` is then one number `L` (default 250): the front end is
+#' searched in the first `L` letters, the rear end in the last `L` (a read
+#' no longer than `L` is searched whole for each), each end on its own by
+#' the rule of [sassy_assign()] (the margin compares barcode names). Both
+#' strands are searched, and the read's orientation follows from the set's
+#' rows: a read whose front carries a barcode of a `"rear"` row is the
+#' reverse strand, and its ends are swapped before `policy` looks at them.
+#' `policy` combines the two ends (as [sassy_assign()] does; an ambiguous
+#' end leaves a read `"ambiguous"` whatever the policy):
+#' * `"either"` (the default): the barcode of either end; two ends with
+#'   different barcodes are `"ends disagree"`;
+#' * `"both"`: both ends must carry the same barcode (`"one end only"`
+#'   otherwise);
+#' * `"samples"` (the default when `samples` is given): the sample sheet
+#'   `samples`, a data frame with columns `front`, `rear` (barcode names)
+#'   and `sample`, names the sample of each pair (dual and combinatorial
+#'   barcodes); a row whose `rear` is `NA` takes any rear end, or none.
+#'   Where the set does not tell the orientation (its rows are at both
+#'   ends), the pair is looked up either way round, and two samples so
+#'   found make the read `"ambiguous"`. Pairs not in the sheet are `"pair
+#'   not in sample sheet"`.
+#'
+#' The outputs are then one per sample (the barcode names, or the sheet's
+#' samples), `unassigned` and `ambiguous`. With `reason_files = TRUE` the
+#' unassigned records go to one file per reason instead, named by the
+#' reason with `_` for spaces: `no_hit`, `ends_disagree` (policies
+#' `"either"` and `"both"`), `one_end_only` (`"both"`),
+#' `pair_not_in_sample_sheet` (`"samples"`), `flank_without_barcode` (a set
+#' with flanks): a read with no barcode at either end, but a flank of the
+#' set alone (its `flank5` or `flank3`, whichever is longer, if it has 8
+#' letters or more, with `k = ceiling(error_rate * length)`) in an end.
+#' With `chimeras = "set_aside"`, the middle of each read longer than `2L`
+#' (its letters from `L + 1` to `n - L`) is searched for the set's
+#' patterns (flanks included, with `k`): a read with a hit wholly there is
+#' chimeric (two molecules joined), whatever its ends say, and goes to
+#' `chimeric`. That search reads the whole of the long reads, so it costs
+#' far more than the ends. `chimeras = "ignore"` (the default) does not
+#' look. Sample names may not be those of these outputs, and `mates` are
+#' not demultiplexed by both ends yet.
+#'
+#' With `trim = TRUE`, an assigned record is cut at both ends: everything
+#' up to the end of the front end's hit and everything from the start of
+#' the rear end's hit (each end assigned to a barcode; its hit found in its
+#' `L` letters), in the read's forward coordinates. Where the two hits
+#' overlap (a short read, searched whole for each end, has one site), the
+#' record is cut of that one site as without both ends.
+#'
+#' The report (`report =`) then has, after `other_cost`, the columns
+#' `front_barcode`, `rear_barcode` (the barcodes at the read's front and
+#' rear end, `NA` unless assigned there), `orientation` (`"+"`, `"-"`, `NA`
+#' when the ends do not tell), `sample`, `status` (`assigned`, `ambiguous`,
+#' `unassigned` or `chimeric`) and `reason` (`NA` when assigned; `"no hit"`,
+#' `"ambiguous"`, `"ends disagree"`, `"one end only"`, `"pair not in sample
+#' sheet"`, `"flank without barcode"`, `"chimeric"`); its `pattern` to
+#' `other_cost` describe the front end's hit when the front end is
+#' assigned, else the rear end's when it is, else the front end's when it
+#' is ambiguous, else the rear end's.
+#'
 #' @section Threads:
 #' `threads` is the number of search threads. Reading (and decompressing)
 #' the input and writing the outputs run on a thread each of their own,
@@ -142,8 +204,20 @@
 #' @param compression_level The gzip compression level of the outputs
 #'   ending in `.gz`: a whole number from 1 (fastest) to 9 (smallest);
 #'   default 1 (see *gzip outputs*). Plain outputs ignore it.
+#' @param policy `NULL` (default), `"either"`, `"both"` or `"samples"`: how
+#'   the two ends of a read name its sample (see *Both ends*). `NULL` is
+#'   `"samples"` when `samples` is given, else `"either"`; given, it turns
+#'   on the assignment by both ends for bare patterns.
+#' @param samples `NULL` (default), or a sample sheet: a data frame with
+#'   columns `front`, `rear` (barcode names; `rear` `NA` for any rear end)
+#'   and `sample` (see *Both ends*).
+#' @param chimeras `"ignore"` (default) or `"set_aside"`: write reads with a
+#'   barcode in their middle to `chimeric` (see *Both ends*).
+#' @param reason_files `FALSE` (default): the unassigned records go to
+#'   `unassigned`; `TRUE`: to one file per reason (see *Both ends*).
 #' @return A data frame with one row per output: `name` (the sample, then
-#'   `"unassigned"` and `"ambiguous"`), `path` (and `mate_path` with
+#'   `"unassigned"` (or the reasons' files) and `"ambiguous"`, and
+#'   `"chimeric"` with `chimeras = "set_aside"`), `path` (and `mate_path` with
 #'   `mates`) and `records`, the records (pairs) written there (a double).
 #'   Together they hold every input record exactly once.
 #' @seealso [sassy_assign_fastx()] for the assignment of each record as a
@@ -162,6 +236,11 @@
 #' out <- file.path(tempdir(), "demux", "{name}.fastq")
 #' sassy_demultiplex_fastx(fq, barcodes, output = out, k = 1, trim = TRUE)
 #' sassy_read_fastx(file.path(tempdir(), "demux", "s1.fastq"))
+#'
+#' # by both ends of each read (see *Both ends*), a file per reason
+#' out2 <- file.path(tempdir(), "demux-ends", "{name}.fastq")
+#' sassy_demultiplex_fastx(fq, sassy_barcodes(barcodes), output = out2, k = 1,
+#'   ends = 20, policy = "either", reason_files = TRUE)
 sassy_demultiplex_fastx <- new_verb(
   "sassy_demultiplex_fastx",
   c(
@@ -169,7 +248,9 @@ sassy_demultiplex_fastx <- new_verb(
       ends = NULL, margin = 0L),
     search_option_formals(except = "all_endpoints"),
     alist(threads = sassy_threads(), indels = TRUE, trim = FALSE, mates = NULL,
-      overwrite = FALSE, report = NULL, compression_level = 1L)
+      overwrite = FALSE, report = NULL, compression_level = 1L,
+      policy = NULL, samples = NULL, chimeras = c("ignore", "set_aside"),
+      reason_files = FALSE)
   ),
   "demultiplex_fastx",
   options_as_list = TRUE
@@ -178,7 +259,8 @@ sassy_demultiplex_fastx <- new_verb(
 #' The work of sassy_demultiplex_fastx()
 #' @noRd
 demultiplex_fastx <- function(paths, patterns, output, k, margin, trim, mates,
-                              overwrite, report, compression_level, args, call) {
+                              overwrite, report, compression_level, policy,
+                              samples, chimeras, reason_files, args, call) {
   paths <- check_fastx_paths(paths, "paths", call = call, hint = function() {
     swapped_hint(patterns, is_file, "sassy_demultiplex_fastx", "paths")
   })
@@ -193,6 +275,13 @@ demultiplex_fastx <- function(paths, patterns, output, k, margin, trim, mates,
     }
   }
   args$all_endpoints <- FALSE
+  e <- demux_ends_mode(patterns, policy, samples, chimeras, reason_files, args$ends, mates, call)
+  both <- !is.null(e)
+  if (both) {
+    # each end is searched in `L` letters (the core sets the ends of each
+    # search; these warn of ends shorter than a pattern)
+    args$ends <- e$L
+  }
   sp <- as_search_patterns(patterns, given_k(k, call))
   patterns <- sp$patterns
   k <- sp$k
@@ -201,7 +290,14 @@ demultiplex_fastx <- function(paths, patterns, output, k, margin, trim, mates,
   trim <- check_flag(trim, "trim", call = call)
   overwrite <- check_flag(overwrite, "overwrite", call = call)
   level <- check_compression_level(compression_level, call = call)
-  outs <- demux_outputs(output, plan$patterns, paired = !is.null(mates), c(paths, mates), call = call)
+  ends_spec <- NULL
+  if (both) {
+    eo <- demux_ends_outputs(plan, sp$set, e, call)
+    outs <- demux_outputs(output, plan$patterns, paired = FALSE, paths, call = call, names = eo$names)
+    ends_spec <- eo$spec
+  } else {
+    outs <- demux_outputs(output, plan$patterns, paired = !is.null(mates), c(paths, mates), call = call)
+  }
   report <- check_demux_report(report, c(outs$path, outs$mate_path), c(paths, mates), call)
   outs$stale <- setdiff(outs$stale, report)
   if (length(outs$stale) > 0L && !overwrite) {
@@ -225,7 +321,8 @@ demultiplex_fastx <- function(paths, patterns, output, k, margin, trim, mates,
     progress_callback(progress),
     if (!is.null(report)) {
       list(path.expand(report), outs$name, fastx_pattern_columns(plan$patterns, character()))
-    }
+    },
+    ends_spec
   )
   res <- fastx_result(res, "paths", c(paths, mates), call = call)
   if (!is.double(res) || length(res) != length(outs$name)) {
@@ -292,11 +389,16 @@ abort_stale_outputs <- function(stale, output, call) {
 #'   created, deepest first) and `stale` (files of the template that this
 #'   run does not write).
 #' @noRd
-demux_outputs <- function(output, patterns, paired, inputs, call) {
+demux_outputs <- function(output, patterns, paired, inputs, call, names = NULL) {
   check_demux_template(output, paired, inputs, call)
   samples <- pattern_samples(patterns)
-  check_sample_names(unique(samples), call)
-  name <- c(unique(samples), "unassigned", "ambiguous")
+  if (is.null(names)) {
+    check_sample_names(unique(samples), call)
+    name <- c(unique(samples), "unassigned", "ambiguous")
+  } else {
+    # the both-ends mode: the outputs' names given (demux_ends_outputs())
+    name <- names
+  }
   fill <- function(mate) {
     p <- gsub("{mate}", mate, output, fixed = TRUE)
     vapply(name, function(n) gsub("{name}", n, p, fixed = TRUE), "", USE.NAMES = FALSE)
@@ -309,8 +411,8 @@ demux_outputs <- function(output, patterns, paired, inputs, call) {
   }
   list(
     name = name, path = path, mate_path = mate_path,
-    sample = match(samples, name),
-    unassigned = length(name) - 1L, ambiguous = length(name),
+    sample = match(samples, name, nomatch = 1L),
+    unassigned = match("unassigned", name, nomatch = 1L), ambiguous = match("ambiguous", name),
     stale = stale_outputs(output, c(path, mate_path))
   )
 }
@@ -358,16 +460,17 @@ check_demux_template <- function(output, paired, inputs, call) {
 #' names of the `unassigned` and `ambiguous` outputs, and names equal up to
 #' case (one file on macOS and Windows).
 #' @noRd
-check_sample_names <- function(samples, call) {
+check_sample_names <- function(samples, call, arg = "patterns",
+                               reserved = c("unassigned", "ambiguous")) {
   refuse <- function(bad, why) {
     ducksassy_abort(
       c(
-        "The names of `patterns` name the output files of their samples.",
+        if (arg == "patterns") "The names of `patterns` name the output files of their samples." else "The sample names of `samples` name the output files.",
         x = paste0("The name ", format_value(samples[[bad[[1L]]]]), " ", why, "."),
-        i = "Rename the pattern (`names(patterns)`)."
+        i = if (arg == "patterns") "Rename the pattern (`names(patterns)`)." else "Rename the sample (`samples$sample`)."
       ),
       class = c("ducksassy_sample_name_error", "ducksassy_input_error"),
-      arg = "patterns", value = samples[[bad[[1L]]]], call = call
+      arg = arg, value = samples[[bad[[1L]]]], call = call
     )
   }
   checks <- list(
@@ -375,7 +478,7 @@ check_sample_names <- function(samples, call) {
     list(grepl("[/\\\\]", samples), "contains `/` or `\\`, which would make it a folder"),
     list(grepl("[[:cntrl:]]", samples), "contains a control character (a newline or a tab)"),
     list(grepl("[:*?\"<>|]", samples), "contains one of `:*?\"<>|`, which file names on Windows must not"),
-    list(tolower(samples) %in% c("unassigned", "ambiguous"), "is that of an output of its own (`unassigned`, `ambiguous`)")
+    list(tolower(samples) %in% reserved, paste0("is that of an output of its own (", paste0("`", reserved, "`", collapse = ", "), ")"))
   )
   for (chk in checks) {
     if (any(chk[[1L]])) refuse(which(chk[[1L]]), chk[[2L]])

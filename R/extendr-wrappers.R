@@ -60,8 +60,8 @@ ds_fastx_filter <- function(path, output, invert, gzip, plan, read, progress) {
   .Call(wrap__ds_fastx_filter, path, output, invert, gzip, plan, read, progress)
 }
 
-ds_fastx_demultiplex <- function(paths, mates, outputs, mate_outputs, sample, unassigned, ambiguous, trim, gzip_level, plan, read, progress, report) {
-  .Call(wrap__ds_fastx_demultiplex, paths, mates, outputs, mate_outputs, sample, unassigned, ambiguous, trim, gzip_level, plan, read, progress, report)
+ds_fastx_demultiplex <- function(paths, mates, outputs, mate_outputs, sample, unassigned, ambiguous, trim, gzip_level, plan, read, progress, report, ends) {
+  .Call(wrap__ds_fastx_demultiplex, paths, mates, outputs, mate_outputs, sample, unassigned, ambiguous, trim, gzip_level, plan, read, progress, report, ends)
 }
 
 ds_fastx_read <- function(path, n_max, batch_bytes, batch_records) {

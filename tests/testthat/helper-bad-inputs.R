@@ -463,8 +463,9 @@ as_assign_row <- function(row, output = NULL) {
   row$ok$margin <- "huge_int"
   # the both-ends mode (issue 38): off at these good values; NULL,
   # rep(NULL, 2) and NULL[0] leave it off
-  row$args$policy <- quote(NULL)
-  row$args$samples <- quote(NULL)
+  # (`[<-` with list(NULL): `$<-` with NULL would remove the element)
+  row$args["policy"] <- list(NULL)
+  row$args["samples"] <- list(NULL)
   row$args$chimeras <- quote("ignore")
   row$ok$policy <- bpparam_ok
   row$ok$samples <- bpparam_ok
@@ -498,9 +499,15 @@ bad_input_matrix$sassy_demultiplex_fastx <- list(
     # TRUE: the rows write different samples into one folder, one after
     # the other (FALSE would refuse the earlier rows' files)
     overwrite = quote(TRUE), report = quote(NULL),
-    compression_level = quote(2L)
+    compression_level = quote(2L),
+    # (issue 38) NULL: today's single assignment of bare patterns
+    policy = quote(NULL), samples = quote(NULL), chimeras = quote("ignore"),
+    reason_files = quote(FALSE)
   ),
   ok = c(search_ok, list(
+    # NULL (rep(NULL, 2), NULL[0]): no policy, no sample sheet
+    policy = bpparam_ok,
+    samples = bpparam_ok,
     # NULL (rep(NULL, 2), NULL[0]) or a file path, relative here
     report = c("null", "wrong_length", "empty", "string", "utf8", "latin1"),
     # several files are read one after the other

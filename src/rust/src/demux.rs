@@ -3,7 +3,9 @@
 //! to each output out.
 
 use crate::fastx::{fastx_result, path_strings};
+use ducksassy_core::ends_policy::{EndsRule, Policy, RowEnd};
 use ducksassy_core::fastx::demux::{self, DemuxSpec};
+use ducksassy_core::fastx::demux_ends::EndsSpec;
 use ducksassy_core::fastx::demux_report::DemuxReport;
 use ducksassy_core::fastx::FastxError;
 use ducksassy_core::{Control, CoreError};
@@ -15,10 +17,12 @@ use extendr_api::prelude::*;
 /// those records; `gzip_level` the compression level (1 to 9) of the
 /// outputs named `.gz`; `plan` an assign plan (with its `margin`); `report`
 /// `NULL` or `list(path, output_names, pattern_names)` (a per-read TSV).
-/// Returns the records (pairs) written to each output, as doubles.
+/// `ends` is `NULL`, or the both-ends mode (R's demux_ends_outputs()`$spec`, see
+/// [`ends_spec`]). Returns the records (pairs) written to each output, as
+/// doubles.
 #[extendr]
 #[allow(clippy::too_many_arguments)]
-fn ds_fastx_demultiplex(paths: Robj, mates: Robj, outputs: Robj, mate_outputs: Robj, sample: Robj, unassigned: i32, ambiguous: i32, trim: bool, gzip_level: i32, plan: Robj, read: Robj, progress: Robj, report: Robj) -> Robj {
+fn ds_fastx_demultiplex(paths: Robj, mates: Robj, outputs: Robj, mate_outputs: Robj, sample: Robj, unassigned: i32, ambiguous: i32, trim: bool, gzip_level: i32, plan: Robj, read: Robj, progress: Robj, report: Robj, ends: Robj) -> Robj {
     crate::guard(|| fastx_result((|| -> Result<Robj, FastxError> {
         let margin = crate::plan::margin(&plan)?;
         let plan = crate::plan::search_plan(&plan)?;
@@ -36,7 +40,8 @@ fn ds_fastx_demultiplex(paths: Robj, mates: Robj, outputs: Robj, mate_outputs: R
             .collect::<Result<Vec<_>, _>>()?;
         let gzip_level = check_gzip_level(gzip_level)?;
         let report = report_spec(&report)?;
-        let spec = DemuxSpec { outputs, mate_outputs, sample_of_pattern, unassigned: index(unassigned)?, ambiguous: index(ambiguous)?, margin, trim, gzip_level, report };
+        let ends = ends_spec(&ends)?;
+        let spec = DemuxSpec { outputs, mate_outputs, sample_of_pattern, unassigned: index(unassigned)?, ambiguous: index(ambiguous)?, margin, trim, gzip_level, report, ends };
         let ctl = Control::new();
         let all: Vec<String> = paths.iter().chain(mates.iter().flatten()).cloned().collect();
         let total = crate::progress::files_size(&all);
@@ -65,6 +70,59 @@ fn report_spec(report: &Robj) -> Result<Option<DemuxReport>, FastxError> {
     };
     let path = strings(0)?.into_iter().next().ok_or_else(bad)?;
     Ok(Some(DemuxReport { path, output_names: strings(1)?, pattern_names: strings(2)? }))
+}
+
+/// The both-ends mode from R's list (demux_ends_outputs()`$spec`): `end_length`,
+/// `policy`, `barcode` (0-based, of each pattern), `row_end` (of each
+/// pattern), `sheet_front`, `sheet_rear` (`NA`: any), `sheet_sample`
+/// (0-based), `output_of_sample`, `output_of_reason` (0-based outputs),
+/// `flank_plans` (a list of plans), `chimeras`, `barcode_names`,
+/// `sample_names`; or none for `NULL`. R builds it: anything else is an
+/// internal error.
+fn ends_spec(ends: &Robj) -> Result<Option<EndsSpec>, FastxError> {
+    if ends.is_null() {
+        return Ok(None);
+    }
+    let bad = |what: &str| FastxError::from(CoreError::Internal(format!("both ends: {what}")));
+    let list = ends.as_list().ok_or_else(|| bad("not a list"))?;
+    let get = |name: &str| -> Result<Robj, FastxError> { list.iter().find(|(n, _)| *n == name).map(|(_, v)| v).ok_or_else(|| bad(name)) };
+    let ints = |name: &str| -> Result<Vec<Option<u32>>, FastxError> {
+        let v = get(name)?;
+        let s = v.as_integer_slice().ok_or_else(|| bad(name))?;
+        s.iter().map(|&i| if i == i32::MIN { Ok(None) } else { u32::try_from(i).map(Some).map_err(|_| bad(name)) }).collect()
+    };
+    let some = |name: &str| -> Result<Vec<u32>, FastxError> { ints(name)?.into_iter().map(|i| i.ok_or_else(|| bad(name))).collect() };
+    let strings = |name: &str| -> Result<Vec<String>, FastxError> {
+        let v = get(name)?;
+        if v.len() == 0 {
+            return Ok(Vec::new());
+        }
+        Ok(v.as_str_vector().ok_or_else(|| bad(name))?.iter().map(|x| x.to_string()).collect())
+    };
+    let end_length = some("end_length")?.first().copied().ok_or_else(|| bad("end_length"))? as usize;
+    let policy = strings("policy")?.first().and_then(|p| Policy::parse(p)).ok_or_else(|| bad("policy"))?;
+    let row_end = strings("row_end")?.iter().map(|r| RowEnd::parse(r).ok_or_else(|| bad("row_end"))).collect::<Result<Vec<_>, _>>()?;
+    let (front, rear, sample) = (some("sheet_front")?, ints("sheet_rear")?, some("sheet_sample")?);
+    if front.len() != rear.len() || front.len() != sample.len() {
+        return Err(bad("the sample sheet's columns differ in length"));
+    }
+    let sheet: Vec<(u32, Option<u32>, u32)> = (0..front.len()).map(|i| (front[i], rear[i], sample[i])).collect();
+    let rule = EndsRule::new(policy, some("barcode")?, row_end, &sheet).map_err(|e| bad(&e))?;
+    let output_of_reason: [usize; 7] = some("output_of_reason")?.iter().map(|&o| o as usize).collect::<Vec<_>>().try_into().map_err(|_| bad("output_of_reason"))?;
+    let flanks = get("flank_plans")?;
+    let flank_list = flanks.as_list().ok_or_else(|| bad("flank_plans"))?;
+    let flank_plans = flank_list.values().map(|p| crate::plan::search_plan(&p)).collect::<Result<Vec<_>, _>>()?;
+    let chimeras = get("chimeras")?.as_bool().ok_or_else(|| bad("chimeras"))?;
+    Ok(Some(EndsSpec {
+        end_length,
+        rule,
+        output_of_sample: some("output_of_sample")?.iter().map(|&o| o as usize).collect(),
+        output_of_reason,
+        flank_plans,
+        chimeras,
+        barcode_names: strings("barcode_names")?,
+        sample_names: strings("sample_names")?,
+    }))
 }
 
 /// A gzip compression level from R (checked there: 1 to 9).

@@ -53,6 +53,7 @@ mod bam;
 mod bgzf_reader;
 mod decompress;
 pub mod demux;
+pub mod demux_ends;
 pub mod demux_report;
 mod error;
 mod gzip_blocks;

@@ -22,6 +22,7 @@ pub mod cigar;
 pub mod control;
 pub mod crispr;
 pub mod ends;
+pub mod ends_policy;
 pub mod engine;
 pub mod error;
 pub mod fastx;

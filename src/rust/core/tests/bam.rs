@@ -264,7 +264,7 @@ fn filtering_and_demultiplexing_a_bam_write_its_fastq() {
             ["s1.fastq", "s2.fastq.gz", "un.fastq", "amb.fastq"].iter().map(|n| d.path().join(format!("{tag}{trim}_{n}")).to_string_lossy().into_owned()).collect()
         };
         let run = |input: &String, tag: &str| {
-            let spec = DemuxSpec { outputs: outs(tag), mate_outputs: None, sample_of_pattern: vec![0, 1], unassigned: 2, ambiguous: 3, margin: 0, trim, gzip_level: 2, report: None };
+            let spec = DemuxSpec { outputs: outs(tag), mate_outputs: None, sample_of_pattern: vec![0, 1], unassigned: 2, ambiguous: 3, margin: 0, trim, gzip_level: 2, report: None, ends: None };
             let counts = demultiplex(&p, std::slice::from_ref(input), None, &spec, size, &ctl, &mut || false).unwrap();
             let texts: Vec<Vec<u8>> = outs(tag)
                 .iter()

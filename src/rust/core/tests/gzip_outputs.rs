@@ -102,6 +102,7 @@ fn demux(barcodes: &[String], reads: &str, dir: &Path, suffix: &str, threads: us
         trim: false,
         gzip_level: level,
         report: None,
+        ends: None,
     };
     let pl = plan(Mode::Assign, barcodes, 2, threads);
     let counts = demultiplex(&pl, &[reads.to_string()], None, &spec, BatchSize { bytes: 1 << 20, records: 300 }, &Control::new(), &mut || false).unwrap();

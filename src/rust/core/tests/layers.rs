@@ -9,7 +9,7 @@ use std::path::Path;
 
 /// Bottom to top; a new module must be placed here.
 const LAYERS: &[&[&str]] = &[
-    &["alphabet", "error", "hits", "cigar", "arrow", "pool", "control", "validate", "overhang", "assign"],
+    &["alphabet", "error", "hits", "cigar", "arrow", "pool", "control", "validate", "overhang", "assign", "ends_policy"],
     &["options"],
     &["stepwise", "profile", "rc_filter", "worker"],
     &["sink", "hamming", "crispr", "strategy", "lanes", "ends"],

@@ -49,6 +49,10 @@ pub struct DemuxSpec {
     /// The compression level (1 to 9) of the outputs whose name ends in
     /// `.gz`, compressed on `plan.threads` threads of their own.
     pub gzip_level: u32,
+    /// The both-ends mode (`demux_ends.rs`): each end assigned on its own
+    /// and combined by a policy; `sample_of_pattern`, `unassigned` and
+    /// `ambiguous` are then unused. `None`: the single assignment.
+    pub ends: Option<super::demux_ends::EndsSpec>,
 }
 
 /// Records (pairs, for paired input) written to each output.
@@ -66,6 +70,11 @@ pub fn demultiplex(
     poll: &mut dyn FnMut() -> bool,
 ) -> Result<DemuxCounts, FastxError> {
     check_spec(plan, reads, mates, spec)?;
+    let ends = match &spec.ends {
+        Some(e) => Some(super::demux_ends::EndsSearch::new(plan, e, spec.margin)?),
+        None => None,
+    };
+    let ends = ends.as_ref();
     // mates need their names, to check that the pairs agree
     let header = if spec.trim {
         HeaderKeep::Full
@@ -95,7 +104,7 @@ pub fn demultiplex(
     let mut report = None;
     if let Some(r) = &spec.report {
         let mut o = writer::Output::create(&r.path, gz(&r.path), writer::BUF_MANY)?;
-        o.write_all(super::demux_report::HEADER)?;
+        o.write_all(if ends.is_some() { super::demux_report::HEADER_ENDS } else { super::demux_report::HEADER })?;
         report = Some(o);
     }
     let n_out = spec.outputs.len();
@@ -113,8 +122,10 @@ pub fn demultiplex(
                 if ctl.cancel.load(Relaxed) {
                     return Err(CoreError::Interrupted.into());
                 }
-                r.write(&mut all, n_out, spec.trim)?;
-                if let (Some(out), Some(rep)) = (report.as_mut(), spec.report.as_ref()) {
+                r.write(&mut all, n_out, spec.trim, spec.margin)?;
+                if let (Some(out), Some(rep), Some(e), Some(es)) = (report.as_mut(), spec.report.as_ref(), &r.ends, spec.ends.as_ref()) {
+                    rep.write_ends(out, &reads[r.a.file], &r.a, e, es, spec.margin)?;
+                } else if let (Some(out), Some(rep)) = (report.as_mut(), spec.report.as_ref()) {
                     let best: Vec<Best> = match &r.best_b {
                         None => r.best_a.clone(),
                         Some(bb) => r.best_a.iter().zip(bb).map(|(a, b)| a.merge(*b)).collect(),
@@ -128,24 +139,9 @@ pub fn demultiplex(
         });
         let mut counts = vec![0u64; n_out];
         let mut writer_gone = false;
-        let mut on_pair = |a: Batch, b: Option<Batch>, poll: &mut dyn FnMut() -> bool| -> Result<(), FastxError> {
-            if let (Some(b), Some(m)) = (&b, mates) {
-                check_mate_names(&a, b, &reads[a.file], &m[b.file])?;
-            }
-            let best_a = assign_batch(plan, &a, &reads[a.file], ctl, poll)?;
-            let best_b = match &b {
-                Some(b) => Some(assign_batch(plan, b, &mates.expect("paired")[b.file], ctl, poll)?),
-                None => None,
-            };
-            let route: Vec<(usize, Option<u32>)> = (0..a.len())
-                .map(|i| route(spec, &best_b.as_ref().map_or(best_a[i], |bb| best_a[i].merge(bb[i]))))
-                .collect();
-            for &(o, _) in &route {
-                counts[o] += 1;
-            }
-            // the writer (gzip) can be slower than the search: while this
-            // thread waits for it, R's interrupts and time limits are polled
-            let mut routed = Routed { a, b, best_a, best_b, route };
+        // the writer (gzip) can be slower than the search: while this
+        // thread waits for it, R's interrupts and time limits are polled
+        let mut send = |mut routed: Routed, poll: &mut dyn FnMut() -> bool| -> Result<(), FastxError> {
             loop {
                 match wtx.send_timeout(routed, POLL_INTERVAL) {
                     Ok(()) => return Ok(()),
@@ -161,6 +157,31 @@ pub fn demultiplex(
                     }
                 }
             }
+        };
+        let mut on_pair = |a: Batch, b: Option<Batch>, poll: &mut dyn FnMut() -> bool| -> Result<(), FastxError> {
+            if let (Some(b), Some(m)) = (&b, mates) {
+                check_mate_names(&a, b, &reads[a.file], &m[b.file])?;
+            }
+            if let Some(e) = ends {
+                let recs = e.assign(&a, &reads[a.file], ctl, poll)?;
+                let route: Vec<(usize, Option<u32>)> = recs.iter().map(|r| (r.output, None)).collect();
+                for &(o, _) in &route {
+                    counts[o] += 1;
+                }
+                return send(Routed { a, b: None, best_a: Vec::new(), best_b: None, route, ends: Some(recs) }, poll);
+            }
+            let best_a = assign_batch(plan, &a, &reads[a.file], ctl, poll)?;
+            let best_b = match &b {
+                Some(b) => Some(assign_batch(plan, b, &mates.expect("paired")[b.file], ctl, poll)?),
+                None => None,
+            };
+            let route: Vec<(usize, Option<u32>)> = (0..a.len())
+                .map(|i| route(spec, &best_b.as_ref().map_or(best_a[i], |bb| best_a[i].merge(bb[i]))))
+                .collect();
+            for &(o, _) in &route {
+                counts[o] += 1;
+            }
+            send(Routed { a, b, best_a, best_b, route, ends: None }, poll)
         };
         let r = match mates {
             None => super::stream_with(reads, &opts, Some(&spares), ctl, poll, &mut |batch, poll| on_pair(batch, None, poll)),
@@ -262,12 +283,26 @@ struct Routed {
     best_b: Option<Vec<Best>>,
     /// The output of each record (pair), and the pattern it was assigned to.
     route: Vec<(usize, Option<u32>)>,
+    /// The both-ends mode: each record's assignment (`best_a` is empty).
+    ends: Option<Vec<super::demux_ends::EndsRecord>>,
 }
 
 impl Routed {
     /// Write every record to its output (`all`: the reads' `n_out` outputs,
     /// then the mates').
-    fn write(&self, all: &mut [writer::Output], n_out: usize, trim: bool) -> Result<(), FastxError> {
+    fn write(&self, all: &mut [writer::Output], n_out: usize, trim: bool, margin: i32) -> Result<(), FastxError> {
+        if let Some(ends) = &self.ends {
+            for (i, e) in ends.iter().enumerate() {
+                let out = &mut all[e.output];
+                if trim && e.call.sample.is_some() {
+                    let (from, to) = e.kept(self.a.seq.get(i).len(), margin);
+                    write_cut(&self.a, i, from, to, out)?;
+                } else {
+                    out.put(self.a.raw.get(i))?;
+                }
+            }
+            return Ok(());
+        }
         for (i, &(o, pattern)) in self.route.iter().enumerate() {
             write_record(&self.a, i, &self.best_a[i], pattern, trim, &mut all[o])?;
             if let (Some(b), Some(bb)) = (&self.b, &self.best_b) {
@@ -290,6 +325,15 @@ fn check_spec(plan: &SearchPlan, reads: &[String], mates: Option<&[String]>, spe
     let bad = |what: &str| Err(CoreError::Internal(format!("demultiplex: {what}")).into());
     if plan.mode != Mode::Assign {
         return bad("needs an assign plan");
+    }
+    if let Some(e) = &spec.ends {
+        if mates.is_some() {
+            return bad("both ends with mates");
+        }
+        if e.output_of_sample.iter().chain(&e.output_of_reason).any(|&o| o >= n_out) {
+            return bad("an output index is out of range");
+        }
+        return Ok(());
     }
     if spec.sample_of_pattern.len() != plan.patterns.len() || spec.sample_of_pattern.iter().chain([&spec.unassigned, &spec.ambiguous]).any(|&o| o >= n_out) {
         return bad("an output index is out of range");
@@ -324,9 +368,15 @@ fn write_record(batch: &Batch, i: usize, best: &Best, pattern: Option<u32>, trim
     let Some(h) = hit else {
         return out.put(batch.raw.get(i));
     };
-    let seq = batch.seq.get(i);
-    let n = seq.len();
+    let n = batch.seq.get(i).len();
     let (from, to) = if h.minus { (0, (h.start as usize).min(n)) } else { ((h.end as usize).min(n), n) };
+    write_cut(batch, i, from, to, out)
+}
+
+/// Write record `i` of `batch` to `out` with the letters `[from, to)` of
+/// its sequence (and quality), on single lines.
+fn write_cut(batch: &Batch, i: usize, from: usize, to: usize, out: &mut impl Put) -> Result<(), FastxError> {
+    let seq = batch.seq.get(i);
     let fastq = batch.format == Some(Format::Fastq);
     // the line breaks of the record as read (CRLF files stay CRLF)
     let eol: &[u8] = if batch.raw.get(i).ends_with(b"\r\n") { b"\r\n" } else { b"\n" };

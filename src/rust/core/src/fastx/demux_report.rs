@@ -20,7 +20,46 @@ pub struct DemuxReport {
 /// The report's columns (its first line).
 pub const HEADER: &[u8] = b"file\trecord\tname\toutput\tpattern\tpattern_name\tcost\tstart\tend\tstrand\tother_cost\tstatus\n";
 
+/// The report's columns in the both-ends mode: the hit columns describe
+/// the deciding end (the front end's when it is assigned, else the
+/// rear's), then the ends' barcodes, the orientation, the sample, the
+/// status of the read and the reason it has no sample.
+pub const HEADER_ENDS: &[u8] = b"file\trecord\tname\toutput\tpattern\tpattern_name\tcost\tstart\tend\tstrand\tother_cost\tfront_barcode\trear_barcode\torientation\tsample\tstatus\treason\n";
+
 impl DemuxReport {
+    /// The lines of the records of `batch` in the both-ends mode.
+    pub fn write_ends(&self, out: &mut writer::Output, file: &str, batch: &Batch, recs: &[super::demux_ends::EndsRecord], spec: &super::demux_ends::EndsSpec, margin: i32) -> Result<(), FastxError> {
+        let mut line = Vec::with_capacity(160);
+        let mut num = itoa::Buffer::new();
+        let name = |names: &[String], i: Option<u32>| -> Vec<u8> {
+            match i.and_then(|i| names.get(i as usize)) {
+                Some(s) => s.as_bytes().to_vec(),
+                None => b"NA".to_vec(),
+            }
+        };
+        for (i, r) in recs.iter().enumerate() {
+            line.clear();
+            field(&mut line, file.as_bytes());
+            field(&mut line, num.format(batch.first + i as u64 + 1).as_bytes());
+            field(&mut line, record_name(batch.header.get(i)));
+            field(&mut line, self.output_names.get(r.output).map_or(&b""[..], |s| s.as_bytes()));
+            hit_fields(&mut line, r.deciding(margin), &self.pattern_names, &mut num);
+            field(&mut line, &name(&spec.barcode_names, r.call.front_barcode));
+            field(&mut line, &name(&spec.barcode_names, r.call.rear_barcode));
+            field(&mut line, match r.call.minus {
+                Some(false) => b"+",
+                Some(true) => b"-",
+                None => b"NA",
+            });
+            field(&mut line, &name(&spec.sample_names, r.call.sample));
+            field(&mut line, r.call.status().as_bytes());
+            line.extend_from_slice(r.call.reason.map_or(&b"NA"[..], |x| x.as_str().as_bytes()));
+            line.push(b'\n');
+            out.write_all(&line)?;
+        }
+        Ok(())
+    }
+
     /// The lines of the records of `batch` (read from `file`): each
     /// record's (pair's) assignment `best`, status by `margin`, and
     /// output `route`. Coordinates 1-based and inclusive, as R's.
@@ -33,25 +72,7 @@ impl DemuxReport {
             field(&mut line, num.format(batch.first + i as u64 + 1).as_bytes());
             field(&mut line, record_name(batch.header.get(i)));
             field(&mut line, self.output_names.get(o).map_or(&b""[..], |s| s.as_bytes()));
-            match b.hit {
-                Some(h) => {
-                    field(&mut line, num.format(h.pattern + 1).as_bytes());
-                    field(&mut line, self.pattern_names.get(h.pattern as usize).map_or(&b"NA"[..], |s| s.as_bytes()));
-                    field(&mut line, num.format(h.cost).as_bytes());
-                    field(&mut line, num.format(h.start + 1).as_bytes());
-                    field(&mut line, num.format(h.end).as_bytes());
-                    field(&mut line, if h.minus { b"-" } else { b"+" });
-                }
-                None => {
-                    for _ in 0..6 {
-                        field(&mut line, b"NA");
-                    }
-                }
-            }
-            match b.other_cost {
-                Some(c) => field(&mut line, num.format(c).as_bytes()),
-                None => field(&mut line, b"NA"),
-            }
+            hit_fields(&mut line, b, &self.pattern_names, &mut num);
             line.extend_from_slice(match b.status(margin) {
                 Status::Assigned => b"assigned",
                 Status::Ambiguous => b"ambiguous",
@@ -61,6 +82,29 @@ impl DemuxReport {
             out.write_all(&line)?;
         }
         Ok(())
+    }
+}
+
+/// The columns `pattern` to `other_cost` of an assignment.
+fn hit_fields(line: &mut Vec<u8>, b: &Best, pattern_names: &[String], num: &mut itoa::Buffer) {
+    match b.hit {
+        Some(h) => {
+            field(line, num.format(h.pattern + 1).as_bytes());
+            field(line, pattern_names.get(h.pattern as usize).map_or(&b"NA"[..], |s| s.as_bytes()));
+            field(line, num.format(h.cost).as_bytes());
+            field(line, num.format(h.start + 1).as_bytes());
+            field(line, num.format(h.end).as_bytes());
+            field(line, if h.minus { b"-" } else { b"+" });
+        }
+        None => {
+            for _ in 0..6 {
+                field(line, b"NA");
+            }
+        }
+    }
+    match b.other_cost {
+        Some(c) => field(line, num.format(c).as_bytes()),
+        None => field(line, b"NA"),
     }
 }
 

@@ -1,0 +1,110 @@
+# sassy_demultiplex_fastx() by both ends of each read (issue 38): the
+# arguments `policy`, `samples`, `chimeras`, `reason_files` checked, and
+# the outputs and the core's `ends` specification built from them
+# (fastx/demux_ends.rs and ends_policy.rs in the core; R's reference of
+# the rule is combine_ends(), R/ends-assign.R).
+
+# The reasons' files: the reason (ends_reasons, ends-assign.R) with `_`
+# for spaces.
+demux_reason_file <- function(reason) gsub(" ", "_", reason, fixed = TRUE)
+
+#' The both-ends mode of a demultiplexing: ends_mode() (ends-assign.R, the
+#' assign verbs' checks of `policy`, `samples`, `chimeras` and `ends`),
+#' and what demultiplexing adds
+#' @return `NULL` (the single assignment), or ends_mode()'s list with
+#'   `reason_files`.
+#' @noRd
+demux_ends_mode <- function(patterns, policy, samples, chimeras, reason_files, ends, mates, call) {
+  reason_files <- check_flag(reason_files, "reason_files", call = call)
+  mode <- ends_mode(patterns, policy, samples, chimeras, ends, call)
+  if (is.null(mode)) {
+    return(NULL)
+  }
+  if (!is.null(mates)) {
+    abort_value("mates",
+      "`mates` cannot be demultiplexed by both ends of the reads yet.",
+      mates, call,
+      hint = "Demultiplex the mates with bare named patterns (no barcode set, `policy` or `samples`)."
+    )
+  }
+  mode$reason_files <- reason_files
+  mode
+}
+
+#' The outputs of a both-ends demultiplexing and the core's specification
+#'
+#' @param plan The checked assign plan (its patterns are the set's).
+#' @param set The barcode set, or `NULL` (bare named patterns).
+#' @param e demux_ends_mode()'s list.
+#' @return A list: `names` (of the outputs: the samples, then `unassigned`
+#'   or the reasons' files, `ambiguous`, and `chimeric` with `chimeras =
+#'   "set_aside"`), `sample_names` and `spec` (for the binding, without its
+#'   output indices' base shifted: 0-based).
+#' @noRd
+demux_ends_outputs <- function(plan, set, e, call) {
+  barcode_names <- pattern_samples(plan$patterns)
+  barcodes <- unique(barcode_names)
+  if (e$policy == "samples") {
+    sheet <- e$samples
+    sample_names <- unique(sheet$sample)
+    check_sample_names(sample_names, call, arg = "samples", reserved = demux_reserved_names())
+  } else {
+    sheet <- NULL
+    sample_names <- barcodes
+    check_sample_names(sample_names, call, reserved = demux_reserved_names())
+  }
+  flanks <- flank_patterns(set)
+  # (k below the flank's length, which a search needs)
+  flanks$k <- as.integer(pmin(flanks$k, nchar(flanks$patterns) - 1L))
+  kinds <- c(
+    "no hit",
+    if (e$policy != "samples") "ends disagree",
+    if (e$policy == "both") "one end only",
+    if (e$policy == "samples") "pair not in sample sheet",
+    if (length(flanks$patterns)) "flank without barcode"
+  )
+  kinds <- intersect(ends_reasons, kinds)
+  unassigned <- if (e$reason_files) demux_reason_file(kinds) else "unassigned"
+  names <- c(sample_names, unassigned, "ambiguous", if (e$chimeras == "set_aside") "chimeric")
+  at <- function(n) match(n, names) - 1L
+  reason_output <- vapply(ends_reasons, function(r) {
+    if (r == "ambiguous") return(at("ambiguous"))
+    if (r == "chimeric" && e$chimeras == "set_aside") return(at("chimeric"))
+    if (!e$reason_files) return(at("unassigned"))
+    if (r %in% kinds) at(demux_reason_file(r)) else at("no_hit")
+  }, 0L, USE.NAMES = FALSE)
+  flank_plans <- lapply(sort(unique(flanks$k)), function(kk) {
+    fp <- plan
+    fp$patterns <- flanks$patterns[flanks$k == kk]
+    fp$k <- kk
+    fp$ends <- NULL
+    # a flank is looked for on either strand
+    fp$rc <- fp$alphabet != "ascii"
+    as_plan(fp, "assign")
+  })
+  row_end <- if (is.null(set)) rep("both", length(plan$patterns)) else set$ends
+  list(
+    names = names,
+    sample_names = sample_names,
+    spec = list(
+      end_length = e$L,
+      policy = e$policy,
+      barcode = match(barcode_names, barcodes) - 1L,
+      row_end = row_end,
+      sheet_front = if (!is.null(sheet)) match(sheet$front, barcodes) - 1L else integer(),
+      sheet_rear = if (!is.null(sheet)) match(sheet$rear, barcodes) - 1L else integer(),
+      sheet_sample = if (!is.null(sheet)) match(sheet$sample, sample_names) - 1L else integer(),
+      output_of_sample = seq_along(sample_names) - 1L,
+      output_of_reason = reason_output,
+      flank_plans = flank_plans,
+      chimeras = e$chimeras == "set_aside",
+      barcode_names = barcodes,
+      sample_names = sample_names
+    )
+  )
+}
+
+# The output names of the both-ends mode that no sample may take.
+demux_reserved_names <- function() {
+  c("unassigned", "ambiguous", "chimeric", demux_reason_file(ends_reasons))
+}

@@ -1,0 +1,256 @@
+//! Demultiplexing by both ends of a read (issue 38): the front end (the
+//! first `L` letters) and the rear end (the last `L`) are each assigned on
+//! their own, as `ends = (L, 0)` and `ends = (0, L)` search them (a read no
+//! longer than `L` is searched whole for each), and combined by the rule
+//! of `ends_policy.rs` into a sample or a reason, each with its output.
+//!
+//! Two searches beside the ends, on the records that need them:
+//! - chimeras (`chimeras = "set_aside"`): the middle `[L, n - L)` of a read
+//!   longer than `2L` is searched whole with the set's patterns; any hit
+//!   (cost <= k) there sets the read aside as chimeric;
+//! - flanks: a read with no barcode at either end (reason "no hit") whose
+//!   ends hold a flank of the set alone (the flank patterns, each plan of
+//!   its own `k`) is "flank without barcode".
+
+use super::{Batch, FastxError, ParseKind};
+use crate::assign::Best;
+use crate::engine::{self, Control, Output};
+use crate::ends_policy::{EndStatus, EndsCall, EndsRule, Reason};
+use crate::error::{CoreError, Value};
+use crate::options::SearchPlan;
+
+/// The both-ends mode of a demultiplexing.
+#[derive(Debug, Clone)]
+pub struct EndsSpec {
+    /// `L`: the letters of each end.
+    pub end_length: usize,
+    pub rule: EndsRule,
+    /// The output of each sample of the rule.
+    pub output_of_sample: Vec<usize>,
+    /// The output of each reason ([`Reason::index`]).
+    pub output_of_reason: [usize; 7],
+    /// The flank patterns' plans (assign plans, one per `k`); empty: no
+    /// flank search.
+    pub flank_plans: Vec<SearchPlan>,
+    /// Search the middle of the reads for chimeras.
+    pub chimeras: bool,
+    /// For the report: the name of each barcode and of each sample.
+    pub barcode_names: Vec<String>,
+    pub sample_names: Vec<String>,
+}
+
+/// One record's (pair's) both-ends assignment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EndsRecord {
+    pub front: Best,
+    pub rear: Best,
+    pub call: EndsCall,
+    /// The output it goes to.
+    pub output: usize,
+}
+
+impl EndsRecord {
+    /// The end whose hit the report's columns describe: the front end's
+    /// when it is assigned, else the rear's when it is, else the front's
+    /// when it is ambiguous, else the rear's (R's deciding_columns()).
+    pub fn deciding(&self, margin: i32) -> &Best {
+        match (EndStatus::of(&self.front, margin), EndStatus::of(&self.rear, margin)) {
+            (EndStatus::Assigned(_), _) => &self.front,
+            (_, EndStatus::Assigned(_)) => &self.rear,
+            (EndStatus::Ambiguous, _) => &self.front,
+            _ => &self.rear,
+        }
+    }
+
+    /// The letters `[from, to)` of a record of `n` letters that a trimmed
+    /// record keeps: after the front end's hit and before the rear end's,
+    /// of each end assigned to a barcode, for an assigned record. Two
+    /// hits that overlap (a short read searched whole for each end finds
+    /// one site twice) are one site, cut as the single assignment cuts it:
+    /// up to its end on the forward strand, from its start on the reverse.
+    pub fn kept(&self, n: usize, margin: i32) -> (usize, usize) {
+        if self.call.sample.is_none() {
+            return (0, n);
+        }
+        let hit = |b: &Best| match EndStatus::of(b, margin) {
+            EndStatus::Assigned(_) => b.hit,
+            _ => None,
+        };
+        let (f, r) = (hit(&self.front), hit(&self.rear));
+        match (f, r) {
+            (Some(f), Some(r)) if r.start < f.end => {
+                if f.minus {
+                    (0, (f.start as usize).min(n))
+                } else {
+                    ((f.end as usize).min(n), n)
+                }
+            }
+            _ => {
+                let from = f.map_or(0, |h| (h.end as usize).min(n));
+                let to = r.map_or(n, |h| (h.start as usize).min(n));
+                (from, to.max(from))
+            }
+        }
+    }
+}
+
+/// The plans of the searches of a both-ends demultiplexing, from the
+/// verb's assign plan.
+pub struct EndsSearch<'s> {
+    pub spec: &'s EndsSpec,
+    front: SearchPlan,
+    rear: SearchPlan,
+    whole: SearchPlan,
+    flanks: Vec<SearchPlan>,
+    margin: i32,
+}
+
+impl<'s> EndsSearch<'s> {
+    pub fn new(plan: &SearchPlan, spec: &'s EndsSpec, margin: i32) -> Result<EndsSearch<'s>, CoreError> {
+        let l = spec.end_length;
+        if l == 0 {
+            return Err(CoreError::Internal("both ends: an end length of 0".into()));
+        }
+        if spec.rule.barcode_of_pattern.len() != plan.patterns.len() {
+            return Err(CoreError::Internal("both ends: a barcode per pattern needed".into()));
+        }
+        if spec.output_of_sample.len() < spec.rule.n_samples {
+            return Err(CoreError::Internal("both ends: an output per sample needed".into()));
+        }
+        let with_ends = |p: &SearchPlan, e| SearchPlan { ends: e, ..p.clone() };
+        Ok(EndsSearch {
+            spec,
+            front: with_ends(plan, Some((l, 0))),
+            rear: with_ends(plan, Some((0, l))),
+            whole: with_ends(plan, None),
+            flanks: spec.flank_plans.iter().map(|p| with_ends(p, Some((l, l)))).collect(),
+            margin,
+        })
+    }
+
+    /// The output of a combined call.
+    pub fn output(&self, call: &EndsCall) -> usize {
+        match (call.sample, call.reason) {
+            (Some(s), _) => self.spec.output_of_sample[s as usize],
+            (None, r) => self.spec.output_of_reason[r.unwrap_or(Reason::NoHit).index()],
+        }
+    }
+
+    /// Assign the records of one batch (read from `path`) by both ends.
+    pub fn assign(&self, batch: &Batch, path: &str, ctl: &Control, poll: &mut dyn FnMut() -> bool) -> Result<Vec<EndsRecord>, FastxError> {
+        let texts: Vec<Option<&[u8]>> = batch.seq.iter().map(Some).collect();
+        let whole = |i: usize| (i, 0usize);
+        let front = search(&self.front, &texts, batch, path, &whole, ctl, poll)?;
+        let rear = search(&self.rear, &texts, batch, path, &whole, ctl, poll)?;
+        let m = self.margin;
+        let mut calls: Vec<EndsCall> = front.iter().zip(&rear).map(|(f, r)| self.spec.rule.combine(EndStatus::of(f, m), EndStatus::of(r, m))).collect();
+        let mut chimeric = vec![false; texts.len()];
+        let l = self.spec.end_length;
+        if self.spec.chimeras {
+            // the middle [L, n - L) of the reads longer than 2L
+            let long: Vec<usize> = (0..texts.len()).filter(|&i| batch.seq.get(i).len() > 2 * l).collect();
+            let middles: Vec<Option<&[u8]>> = long.iter().map(|&i| batch.seq.get(i)).map(|s| Some(&s[l..s.len() - l])).collect();
+            let origin = |j: usize| (long[j], l);
+            for (j, b) in search(&self.whole, &middles, batch, path, &origin, ctl, poll)?.iter().enumerate() {
+                chimeric[long[j]] = b.hit.is_some();
+            }
+        }
+        let mut flank = vec![false; texts.len()];
+        if !self.flanks.is_empty() {
+            let none: Vec<usize> = (0..texts.len()).filter(|&i| !chimeric[i] && calls[i].reason == Some(Reason::NoHit)).collect();
+            if !none.is_empty() {
+                let sub: Vec<Option<&[u8]>> = none.iter().map(|&i| texts[i]).collect();
+                let origin = |j: usize| (none[j], 0usize);
+                for plan in &self.flanks {
+                    for (j, b) in search(plan, &sub, batch, path, &origin, ctl, poll)?.iter().enumerate() {
+                        flank[none[j]] |= b.hit.is_some();
+                    }
+                }
+            }
+        }
+        for (i, c) in calls.iter_mut().enumerate() {
+            *c = c.finish(chimeric[i], flank[i]);
+        }
+        Ok((0..texts.len()).map(|i| EndsRecord { front: front[i], rear: rear[i], call: calls[i], output: self.output(&calls[i]) }).collect())
+    }
+}
+
+/// Search `texts` (record `origin(j)`'s letters from its offset) with an
+/// assign plan; an error names the file, the record and the position in it.
+fn search(
+    plan: &SearchPlan,
+    texts: &[Option<&[u8]>],
+    batch: &Batch,
+    path: &str,
+    origin: &dyn Fn(usize) -> (usize, usize),
+    ctl: &Control,
+    poll: &mut dyn FnMut() -> bool,
+) -> Result<Vec<Best>, FastxError> {
+    if texts.is_empty() {
+        return Ok(Vec::new());
+    }
+    let out = engine::run(plan, texts, ctl, Some(poll)).map_err(|e| match e {
+        CoreError::InvalidLetter { index, position, letter, alphabet, .. } => {
+            let (rec, offset) = origin(index);
+            FastxError::Letter {
+                path: path.to_string(),
+                record: batch.first + rec as u64 + 1,
+                name: String::from_utf8_lossy(batch.name(rec)).into_owned(),
+                position: position + offset,
+                letter,
+                alphabet,
+            }
+        }
+        CoreError::InvalidArgument { arg: "texts", index: Some(i), value: Value::Length(n), .. } => FastxError::Parse {
+            path: path.to_string(),
+            record: Some(batch.first + origin(i).0 as u64 + 1),
+            line: None,
+            kind: ParseKind::TooLong,
+            message: format!("the sequence has {n} letters, more than 2^31 - 1"),
+        },
+        e => FastxError::Core(e),
+    })?;
+    match out {
+        Output::Best(b) if b.len() == texts.len() => Ok(b),
+        _ => Err(CoreError::Internal("both ends: the search returned no assignments".into()).into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assign::BestHit;
+    use crate::ends_policy::{Policy, RowEnd};
+
+    fn best(pattern: u32, start: u32, end: u32, minus: bool) -> Best {
+        Best { hit: Some(BestHit { cost: 0, pattern, start, end, minus, sample: pattern }), other_cost: None, missing: false }
+    }
+
+    fn record(front: Best, rear: Best) -> EndsRecord {
+        let rule = EndsRule::new(Policy::Either, vec![0, 1], vec![RowEnd::Both; 2], &[]).unwrap();
+        let call = rule.combine(EndStatus::of(&front, 0), EndStatus::of(&rear, 0));
+        EndsRecord { front, rear, call, output: 0 }
+    }
+
+    #[test]
+    fn trimming_keeps_what_lies_between_the_two_ends_hits() {
+        // front hit [5, 20), rear hit [80, 95) of a read of 100
+        assert_eq!(record(best(0, 5, 20, false), best(0, 80, 95, true)).kept(100, 0), (20, 80));
+        // one end only: that end is cut
+        assert_eq!(record(best(0, 5, 20, false), Best::default()).kept(100, 0), (20, 100));
+        assert_eq!(record(Best::default(), best(1, 80, 95, true)).kept(100, 0), (0, 80));
+        // a short read searched whole for both ends: one site, cut by its strand
+        assert_eq!(record(best(0, 5, 20, false), best(0, 5, 20, false)).kept(30, 0), (20, 30));
+        assert_eq!(record(best(0, 5, 20, true), best(0, 5, 20, true)).kept(30, 0), (0, 5));
+        // not assigned (the ends disagree): kept whole
+        assert_eq!(record(best(0, 5, 20, false), best(1, 80, 95, true)).kept(100, 0), (0, 100));
+    }
+
+    #[test]
+    fn the_deciding_end_is_the_front_when_assigned() {
+        let r = record(best(0, 5, 20, false), best(0, 80, 95, true));
+        assert_eq!(r.deciding(0).hit.unwrap().start, 5);
+        let r = record(Best::default(), best(0, 80, 95, true));
+        assert_eq!(r.deciding(0).hit.unwrap().start, 80);
+    }
+}
