@@ -122,7 +122,9 @@ impl<'s> EndsSearch<'s> {
             spec,
             front: with_ends(plan, Some((l, 0))),
             rear: with_ends(plan, Some((0, l))),
-            whole: with_ends(plan, None),
+            // the middle of a read is not a read's end: a pattern may not
+            // hang over its edges (R's chimera search is of whole reads)
+            whole: SearchPlan { overhang: None, ..with_ends(plan, None) },
             flanks: spec.flank_plans.iter().map(|p| with_ends(p, Some((l, l)))).collect(),
             margin,
         })
