@@ -90,14 +90,15 @@
 #' output that receives no record is a valid gzip file of nothing (BGZF's
 #' 28-byte end marker).
 #'
-#' `compression_level` trades speed for size, as gzip's `-1` to `-9`. The
-#' default, 1, was chosen by measurement on real nanopore reads (Debian's
-#' `qcat-examples`, `benchmarks/runs.md`): it keeps a run with gzip outputs
-#' within 3 times the time of one with plain outputs, writing files of 55%
-#' of the FASTQ's size; level 2 writes 51% at about 60% of its speed, and
-#' cutadapt's default, level 5, about 50% at a fraction of it. Level 1 is
-#' miniz_oxide's fast deflate (dynamic Huffman codes), levels 2 to 9 are
-#' zlib's (zlib-rs); every level writes standard gzip.
+#' `compression_level` trades speed for size, as gzip's `-1` to `-9`,
+#' measured on real nanopore reads (Debian's `qcat-examples`,
+#' `benchmarks/runs.md`): level 1 (the default, zlib's quick deflate)
+#' writes 75% of the FASTQ's size and keeps a run with gzip outputs within
+#' 3 times one with plain outputs on two cores; level 2 (miniz_oxide's fast
+#' deflate) writes 55% at about 1.3 times its time, the best trade for
+#' files that are kept; levels 3 to 9 (zlib's) write 50% to 49% at 2 to 4
+#' times its time, and cutadapt's default, level 5, about 50%. Every level
+#' writes standard gzip.
 #'
 #' @section Paired reads:
 #' With `mates`, the files of the second reads (R2), parallel to `paths`

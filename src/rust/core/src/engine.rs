@@ -214,7 +214,7 @@ fn execute(
 ) -> Result<Vec<Result<Sink, CoreError>>, CoreError> {
     let enc = encoded(plan, ctl);
     let enc: &Encoded = &enc;
-    let lanes = crate::lanes::lane_groups(plan);
+    let lanes = crate::lanes::lane_groups(plan, crate::lanes::mean_len(texts));
     let call = Call { plan, enc, lanes: &lanes, texts, ctl, matrix };
     let work = work_estimate(plan, tasks);
     // progress: done_bytes counts from here to this total

@@ -69,9 +69,14 @@
 //! - `indels = false` (Hamming hits, `hamming.rs`): candidates come from an
 //!   all-endpoints search.
 //! - empty texts: nothing to scan; the one-by-one search handles them.
-//! - batched groups whose reverse strand is filtered (`rc_filter.rs`): over
-//!   a joined text most patterns would be candidates; each record's
-//!   reverse strand is filtered on its own instead.
+//! - batched groups whose reverse strand is filtered (`rc_filter.rs`), where
+//!   the records are long (a mean over [`FILTER_LANES_MAX_MEAN`] letters):
+//!   over a joined text most patterns would be candidates, so each
+//!   record's reverse strand is filtered on its own instead. Short records
+//!   (Illumina reads, the ends of reads) are joined even so: there the
+//!   joined search of both strands beats the filter (benchmarks/strategies.md:
+//!   150-letter reads and 96 patterns, 0.085 s joined against 0.111 s
+//!   filtered; ONT-like reads of 500-6,000 letters, the filter wins).
 //!
 //! The switch: `DUCKSASSY_LANES=off` in the environment turns this off for
 //! every plan built while it is set (read once per plan, in
@@ -93,7 +98,7 @@ use sassy::Match;
 
 /// For each pattern group of `plan`, whether it is searched in text lanes
 /// (for the records [`lane_record`] accepts). See the module notes.
-pub fn lane_groups(plan: &SearchPlan) -> Vec<bool> {
+pub fn lane_groups(plan: &SearchPlan, mean_len: usize) -> Vec<bool> {
     let off = plan.lane_max_len == 0 || plan.overhang.is_some() || !plan.indels;
     plan.groups
         .iter()
@@ -103,14 +108,24 @@ pub fn lane_groups(plan: &SearchPlan) -> Vec<bool> {
             }
             // pattern tiling on the joined text: sassy's pattern lanes over
             // one long text instead of a call per record
-            // (not where the reverse strand is filtered: over 256 joined
-            // records most patterns would be candidates, see rc_filter.rs;
-            // from 14 patterns on tiling joined or single records costs the
-            // same, see options::JOINED_BATCH_MIN_PATTERNS)
-            PatternGroup::Batch(idx) => !off && !crate::rc_filter::RcFilter::applies(plan, idx),
+            // (not where the reverse strand is filtered, unless the records
+            // are short: see the module notes; from 14 patterns on tiling
+            // joined or single records costs the same, see
+            // options::JOINED_BATCH_MIN_PATTERNS)
+            PatternGroup::Batch(idx) => !off && (mean_len <= FILTER_LANES_MAX_MEAN || !crate::rc_filter::RcFilter::applies(plan, idx)),
             _ => false,
         })
         .collect()
+}
+
+/// The mean record length up to which batched groups with a reverse-strand
+/// filter are searched in text lanes all the same (see the module notes).
+pub const FILTER_LANES_MAX_MEAN: usize = 300;
+
+/// The mean length of the texts that are there (0 for none).
+pub fn mean_len(texts: &[Option<&[u8]>]) -> usize {
+    let (n, sum) = texts.iter().flatten().fold((0usize, 0usize), |(n, s), t| (n + 1, s + t.len()));
+    if n == 0 { 0 } else { sum / n }
 }
 
 /// Whether a whole (not windowed) record goes to text lanes.

@@ -33,13 +33,10 @@ enum Sink {
 pub type Gzip = Deflater<File>;
 
 /// The compression level of gzip outputs when none is given (R's default
-/// too). Measured on the real nanopore reads of Debian's `qcat-examples`
-/// (7.5 MB of FASTQ) in blocks, on one core: level 1 (miniz_oxide's fast
-/// deflate, `gzip_blocks.rs`) writes 55.4% of the input at about 1.5 times
-/// the speed of level 2 (zlib-rs, 51.3%), which is itself 1.7 times as fast
-/// as level 4 (49.6%) and 2.6 times level 6 (49.1%). Level 1 is what keeps
-/// a run with gzip outputs within 3 times one with plain outputs on two
-/// cores (issue 39, `benchmarks/runs.md`).
+/// too): the fastest (zlib-rs's quick deflate, 75% of real nanopore FASTQ),
+/// which keeps a run with gzip outputs within 3 times one with plain
+/// outputs on two cores (issue 39, `benchmarks/runs.md`); level 2 writes
+/// 55% at about 1.3 times its time (see `gzip_blocks.rs` for the ladder).
 pub const DEFAULT_LEVEL: u32 = 1;
 
 /// The compression of gzip outputs at `level` (1-9) on `threads` threads.
