@@ -7,22 +7,12 @@
 use ducksassy_core::ends_policy::{EndsRule, Policy, Reason, RowEnd};
 use ducksassy_core::fastx::demux::{demultiplex, DemuxSpec};
 use ducksassy_core::fastx::demux_ends::EndsSpec;
+mod common;
+use common::XorShift;
 use ducksassy_core::fastx::demux_report::DemuxReport;
 use ducksassy_core::fastx::BatchSize;
 use ducksassy_core::{Control, Mode, SearchOptions, SearchPlan};
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn bases(&mut self, n: usize) -> String {
-        (0..n).map(|_| b"ACGT"[(self.next() % 4) as usize] as char).collect()
-    }
-}
 
 fn rc(s: &str) -> String {
     s.bytes()
@@ -51,7 +41,7 @@ fn records(path: &str) -> Vec<(String, String)> {
 
 #[test]
 fn each_read_goes_to_its_sample_or_reason_and_both_ends_are_trimmed() {
-    let mut rng = Rng(0x3838_3838_dead_beef);
+    let mut rng = XorShift(0x3838_3838_dead_beef);
     let bc: Vec<String> = (0..2).map(|_| rng.bases(20)).collect();
     let flank = rng.bases(20);
     let l = 60;

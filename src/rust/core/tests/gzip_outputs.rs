@@ -42,24 +42,11 @@ fn bgzf_members(path: &str) -> Vec<usize> {
     sizes
 }
 
-/// Pseudo-random bases (xorshift), reproducible.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn bases(&mut self, n: usize) -> String {
-        (0..n).map(|_| b"ACGT"[(self.next() % 4) as usize] as char).collect()
-    }
-}
 
 /// 100 barcodes of 16 bases, and FASTQ reads of 50 to 3,000 bases (a few of
 /// 150,000, larger than a block) that carry one of them, or none.
 fn workload(dir: &Path) -> (Vec<String>, String, usize) {
-    let mut rng = Rng(0x9e3779b97f4a7c15);
+    let mut rng = common::XorShift(0x9e3779b97f4a7c15);
     let barcodes: Vec<String> = (0..100).map(|_| rng.bases(16)).collect();
     let mut fq = String::new();
     // (fewer under valgrind: tools/memcheck.sh; still a read of 150,000)

@@ -204,7 +204,7 @@ fn skip<R: Read>(r: &mut R, n: usize) -> Result<(), BamError> {
 
 /// Fill `buf` from `r` as far as `r` has bytes; the number read (less than
 /// `buf.len()` only at the end). Errors of `r` (decompression) pass through.
-fn read_full<R: Read>(r: &mut R, buf: &mut [u8]) -> io::Result<usize> {
+pub(crate) fn read_full<R: Read>(r: &mut R, buf: &mut [u8]) -> io::Result<usize> {
     let mut n = 0;
     while n < buf.len() {
         match r.read(&mut buf[n..]) {

@@ -22,6 +22,8 @@ use std::io::{self, Cursor, Read};
 use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::Arc;
 
+use super::bam::read_full;
+
 /// Compressed bytes per batch of members handed to the pool.
 const BATCH_BYTES: usize = 1 << 20;
 /// The fixed part of a gzip member's header (through XLEN).
@@ -243,20 +245,6 @@ fn inflate_member(d: &mut Decompress, m: &[u8], out: &mut Vec<u8>) -> io::Result
 
 fn corrupt(msg: &str) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidData, msg.to_string())
-}
-
-/// Read until `buf` is full or the end; the bytes read.
-fn read_full<R: Read>(r: &mut R, buf: &mut [u8]) -> io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match r.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(n)
 }
 
 #[cfg(test)]

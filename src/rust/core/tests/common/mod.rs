@@ -346,3 +346,18 @@ pub fn rows(h: &HitBuffer) -> Vec<String> {
         })
         .collect()
 }
+
+/// Pseudo-random bases (xorshift) from a fixed seed: reproducible without
+/// `rand`'s generator.
+pub struct XorShift(pub u64);
+impl XorShift {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    pub fn bases(&mut self, n: usize) -> String {
+        (0..n).map(|_| b"ACGT"[(self.next() % 4) as usize] as char).collect()
+    }
+}
