@@ -247,6 +247,7 @@ assign_vector <- function(texts, patterns, k, alphabet, rc, all_endpoints,
                           overhang, max_n_frac, ignore_case, ends, threads,
                           indels, margin, policy, samples, chimeras, call) {
   mode <- ends_mode(patterns, policy, samples, chimeras, ends, call)
+  overhang <- verb_overhang(overhang, patterns, alphabet, call)
   sp <- as_search_patterns(patterns, given_k(k, call))
   one <- function(ends) {
     assign_vector_one(texts, sp, alphabet, rc, all_endpoints, overhang,
@@ -258,11 +259,11 @@ assign_vector <- function(texts, patterns, k, alphabet, rc, all_endpoints,
   src <- list(
     keys = "record",
     assign = one,
-    search = function(p, kk, e, rc2) {
+    search = function(p, kk, e, rc2, cigar = FALSE) {
       sassy_search(texts, p, kk,
         alphabet = alphabet, rc = rc2 %||% rc, all_endpoints = all_endpoints,
         overhang = overhang, max_n_frac = max_n_frac, ignore_case = ignore_case,
-        cigar = FALSE, threads = threads, indels = indels, ends = e
+        cigar = cigar, threads = threads, indels = indels, ends = e
       )
     },
     lengths = function() {
@@ -310,6 +311,7 @@ assign_fastx <- function(paths, patterns, k, args, BPPARAM, margin,
     swapped_hint(patterns, is_file, "sassy_assign_fastx", "paths")
   })
   mode <- ends_mode(patterns, policy, samples, chimeras, args$ends, call)
+  args["overhang"] <- list(verb_overhang(args$overhang, patterns, args$alphabet, call))
   sp <- as_search_patterns(patterns, given_k(k, call))
   one <- function(ends) {
     args$ends <- ends
@@ -318,10 +320,10 @@ assign_fastx <- function(paths, patterns, k, args, BPPARAM, margin,
   if (is.null(mode)) {
     return(one(args$ends))
   }
-  search <- function(p, kk, e, rc2, more = list()) {
+  search <- function(p, kk, e, rc2, more = list(), cigar = FALSE) {
     a <- args
     a$ends <- e
-    a$cigar <- FALSE
+    a$cigar <- cigar
     if (!is.null(rc2)) a$rc <- rc2
     a[names(more)] <- more
     do.call(sassy_search_fastx, c(list(paths, p, kk), a, list(BPPARAM = BPPARAM)))
@@ -381,6 +383,7 @@ assign_table <- function(con, table, patterns, k, column, id, args,
     args$threads <- sassy_threads()
   }
   mode <- ends_mode(patterns, policy, samples, chimeras, args$ends, call)
+  args["overhang"] <- list(verb_overhang(args$overhang, patterns, args$alphabet, call))
   sp <- as_search_patterns(patterns, given_k(k, call))
   if (is.null(mode)) {
     return(assign_table_one(con, table, sp, column, id, args, chunk_rows, output,

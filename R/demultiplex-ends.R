@@ -83,6 +83,10 @@ demux_ends_outputs <- function(plan, set, e, call) {
     as_plan(fp, "assign")
   })
   row_end <- if (is.null(set)) rep("both", length(plan$patterns)) else set$ends
+  # the barcode cap (ends-assign.R, assign_ends()): the barcode's letters
+  # of each pattern, 0-based [from, to), and its cap
+  caps <- barcode_caps(set)
+  from <- if (is.null(caps)) integer() else nchar(set$flank5)
   list(
     names = names,
     sample_names = sample_names,
@@ -98,8 +102,12 @@ demux_ends_outputs <- function(plan, set, e, call) {
       output_of_reason = reason_output,
       flank_plans = flank_plans,
       chimeras = e$chimeras == "set_aside",
+      chimera_k = chimera_k(plan$k),
       barcode_names = barcodes,
-      sample_names = sample_names
+      sample_names = sample_names,
+      barcode_from = as.integer(from),
+      barcode_to = as.integer(from + if (is.null(caps)) integer() else nchar(set$barcode)),
+      barcode_cap = as.integer(caps %||% integer())
     )
   )
 }

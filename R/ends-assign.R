@@ -141,10 +141,19 @@ assign_ends <- function(src, mode, sp) {
   front <- src$assign(c(L, 0L))
   rear <- src$assign(c(0L, L))
   keys <- intersect(src$keys, names(front))
+  # the barcode cap: an end whose hit has more edits on the barcode than
+  # its cap names no barcode (its flanks matched)
+  caps <- barcode_caps(mode$set)
+  capped_front <- over_cap(front, caps)
+  capped_rear <- over_cap(rear, caps)
+  front$status[capped_front] <- "unassigned"
+  rear$status[capped_rear] <- "unassigned"
   cols <- combine_ends(front, rear, mode$set, mode$policy, mode$samples)
   reason <- cols$reason
   key_of <- function(d) do.call(paste, c(unname(as.list(d[keys])), sep = "\r"))
   rec <- key_of(front)
+  no_hit <- reason %in% "no hit"
+  reason[no_hit & (capped_front | capped_rear)] <- "flank without barcode"
   # a flank alone where no barcode was found
   flanks <- flank_patterns(mode$set)
   no_hit <- which(reason %in% "no hit")
@@ -158,16 +167,9 @@ assign_ends <- function(src, mode, sp) {
     reason[no_hit[rec[no_hit] %in% found]] <- "flank without barcode"
   }
   if (mode$chimeras == "set_aside") {
-    hits <- src$search(sp$patterns, sp$k, NULL, NULL)
-    if (nrow(hits)) {
-      len <- src$lengths()
-      hk <- key_of(hits)
-      n <- len$length[match(hk, key_of(len))]
-      mid <- !is.na(n) & n > 2L * L & hits$start > L & hits$end <= n - L
-      chim <- rec %in% hk[mid]
-      reason[chim] <- "chimeric"
-      cols$sample[chim] <- NA_character_
-    }
+    chim <- rec %in% chimera_keys(src, sp, L, caps, key_of)
+    reason[chim] <- "chimeric"
+    cols$sample[chim] <- NA_character_
   }
   na_rec <- is.na(front$status) & is.na(rear$status)
   reason[na_rec] <- NA_character_
@@ -178,6 +180,58 @@ assign_ends <- function(src, mode, sp) {
   df <- new_data_frame(out, nrow(front))
   class(df) <- c("ducksassy_assignment", "data.frame")
   df
+}
+
+#' Whether each end's best hit (assigned or ambiguous: a hit over the cap
+#' is no barcode, nor a tie of two) has more barcode edits than its cap
+#' @noRd
+over_cap <- function(a, caps) {
+  if (is.null(caps) || is.null(a$barcode_cost)) {
+    return(rep(FALSE, nrow(a)))
+  }
+  over <- a$status %in% c("assigned", "ambiguous") & a$barcode_cost > caps[a$pattern]
+  over[is.na(over)] <- FALSE
+  over
+}
+
+#' The k of the search for barcodes inside reads (chimeras): three
+#' quarters of the ends' k. A barcode in a read's middle is whole (a read's
+#' end cuts its constructs and reads them worse), and the middle of a long
+#' read offers many chances of a hit at k by chance: on the simulated runs
+#' (benchmarks/kits.Rmd) the chimeras' hits cost at most 10 of k = 16 and
+#' the chance hits in barcoded reads k or k - 1.
+#' @noRd
+chimera_k <- function(k) {
+  as.integer(floor(0.75 * k))
+}
+
+#' The keys of the chimeric records: those longer than `2L` with a hit
+#' (at chimera_k()) in their middle (after the first `L` letters, before
+#' the last `L`).
+#' With a barcode cap, the best such hit of a record (lowest cost, then
+#' pattern, start, end, forward strand first: the assignment's order) must
+#' be within its cap, as the demultiplexer has it.
+#' @noRd
+chimera_keys <- function(src, sp, L, caps, key_of) {
+  hits <- src$search(sp$patterns, chimera_k(sp$k), NULL, NULL, cigar = !is.null(caps))
+  if (!nrow(hits)) {
+    return(character())
+  }
+  len <- src$lengths()
+  hk <- key_of(hits)
+  n <- len$length[match(hk, key_of(len))]
+  mid <- !is.na(n) & n > 2L * L & hits$start > L & hits$end <= n - L
+  if (is.null(caps)) {
+    return(unique(hk[mid]))
+  }
+  h <- hits[mid, , drop = FALSE]
+  hk <- hk[mid]
+  o <- order(hk, h$cost, h$pattern, h$start, h$end, h$strand != "+")
+  best <- o[!duplicated(hk[o])]
+  set <- sp$set
+  edits <- barcode_edits(h$cigar[best], nchar(set$flank5)[h$pattern[best]],
+    nchar(set$barcode)[h$pattern[best]], h$pattern_start[best] - 1L)
+  hk[best][edits <= caps[h$pattern[best]]]
 }
 
 ends_status <- function(sample, reason) {

@@ -408,7 +408,7 @@ with_barcode_cost <- function(out, hits, set, keys) {
   i <- match(key(out), key(hits))
   first <- nchar(set$flank5)[out$pattern]
   len <- nchar(set$barcode)[out$pattern]
-  bc <- barcode_edits(hits$cigar[i], first, len)
+  bc <- barcode_edits(hits$cigar[i], first, len, hits$pattern_start[i] - 1L)
   bc[is.na(out$pattern)] <- NA_integer_
   at <- match("cost", names(out))
   cols <- c(as.list(out)[seq_len(at)], list(barcode_cost = bc), as.list(out)[-seq_len(at)])
@@ -416,17 +416,22 @@ with_barcode_cost <- function(out, hits, set, keys) {
 }
 
 #' Edits of pattern-direction CIGARs on the pattern letters `first + 1` to
-#' `first + len`: `X` and `I` there, `D` between two of them
+#' `first + len`: `X` and `I` there, `D` between two of them, and each of
+#' those letters that hangs over the text's edge (the CIGAR starts at the
+#' pattern letter `from + 1`). The core counts the same way
+#' (barcode_edits.rs).
 #' @noRd
-barcode_edits <- function(cigar, first, len) {
+barcode_edits <- function(cigar, first, len, from = 0L) {
   out <- rep(NA_integer_, length(cigar))
+  from <- rep_len(from, length(cigar))
   for (r in which(!is.na(cigar))) {
     n <- as.integer(regmatches(cigar[[r]], gregexpr("[0-9]+", cigar[[r]]))[[1L]])
     op <- regmatches(cigar[[r]], gregexpr("[=XID]", cigar[[r]]))[[1L]]
-    p <- 0L # pattern letters consumed
+    p <- from[[r]] # pattern letters consumed
     a <- first[[r]]
     b <- a + len[[r]]
-    e <- 0L
+    # barcode letters before the aligned part (overhang)
+    e <- max(0L, min(p, b) - a)
     for (j in seq_along(op)) {
       if (op[[j]] == "D") {
         if (p > a && p < b) e <- e + n[[j]]
@@ -435,9 +440,23 @@ barcode_edits <- function(cigar, first, len) {
         p <- p + n[[j]]
       }
     }
-    out[[r]] <- e
+    # ... and after it
+    out[[r]] <- as.integer(e + max(0L, b - max(p, a)))
   }
   out
+}
+
+#' The most edits on its barcode's letters a hit may have to name the
+#' barcode (the barcode cap, see ?sassy_kits): `ceiling(max(0.45,
+#' error_rate) * n)` for a barcode of `n` letters, of each row of a set
+#' with flanks; `NULL` otherwise
+#' @noRd
+barcode_caps <- function(set) {
+  if (!needs_barcode_cost(set)) {
+    return(NULL)
+  }
+  rate <- attr(set, "error_rate") %||% 0.27
+  as.integer(ceiling(max(0.45, rate) * nchar(set$barcode)))
 }
 
 # Whether the assignment gets `barcode_cost`: a set with flanks.
@@ -456,6 +475,25 @@ fastx_barcode_cost <- function(out, paths, patterns, k, args, set) {
   hits <- do.call(sassy_search_fastx, c(list(paths, patterns, k), args))
   with_barcode_cost(out, hits, set, c("file", "record"))
 }
+
+#' The verb's `overhang`: as given, else [set_overhang] for a barcode set
+#' with flanks searched in IUPAC letters (see ?sassy_kits, *Read ends*),
+#' else `NULL`
+#'
+#' `call` is the verb's frame (new_verb()), where `missing(overhang)` is
+#' asked.
+#' @noRd
+verb_overhang <- function(overhang, patterns, alphabet, call) {
+  not_given <- tryCatch(eval(quote(missing(overhang)), call), error = function(e) FALSE)
+  iupac <- is.character(alphabet) && length(alphabet) >= 1L && identical(alphabet[[1L]], "iupac")
+  if (isTRUE(not_given) && iupac && is_barcode_set(patterns) && needs_barcode_cost(patterns)) {
+    return(set_overhang)
+  }
+  overhang
+}
+
+# The overhang of a barcode set's search (see ?sassy_kits, *Read ends*).
+set_overhang <- 0.5
 
 #' The verb's `k`, or `NULL` when its user gave none
 #'

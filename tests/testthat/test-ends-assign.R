@@ -265,6 +265,63 @@ test_that("a flank with a barcode of no sample is 'flank without barcode'", {
   expect_identical(y$reason[none[1:2]], c("no hit", "no hit"))
 })
 
+test_that("a hit with more barcode edits than the cap names no barcode", {
+  # barcodes of 10 letters between flanks of 14: cap ceiling(0.45 * 10) = 5
+  f5 <- "GATTACAGATTACA"
+  f3 <- "TGTAATCTGTAATC"
+  set <- sassy_barcodes(c(b1 = "ACGTACGTAC", b2 = "TTGGCCAATT"), flank5 = f5, flank3 = f3)
+  withr::local_seed(7)
+  insert <- sim_dna(300)
+  # read 1: b1 itself; read 2: a slot of ten C between the flanks: b1 has
+  # three C, b2 two, so at least 7 and 8 of their letters are edits
+  reads <- c(
+    paste0(f5, "ACGTACGTAC", f3, insert),
+    paste0(f5, strrep("C", 10L), f3, insert)
+  )
+  x <- sassy_assign(reads, set, k = 11L, ends = 60L)
+  expect_identical(x$front_barcode, c("b1", NA))
+  expect_identical(x$front_barcode_cost[[1L]], 0L)
+  expect_gt(x$front_barcode_cost[[2L]], 5L)
+  expect_identical(x$reason, c(NA, "flank without barcode"))
+  # the same searches with a cap above those edits (error_rate 0.9: cap 9)
+  # name b1 for read 2: only the cap tells it apart
+  loose <- sassy_barcodes(c(b1 = "ACGTACGTAC", b2 = "TTGGCCAATT"), flank5 = f5, flank3 = f3,
+    error_rate = 0.9)
+  y <- sassy_assign(reads, loose, k = 11L, ends = 60L)
+  expect_identical(y$front_barcode, c("b1", "b1"))
+  expect_identical(y$front_barcode_cost, x$front_barcode_cost)
+  # the demultiplexer routes them as the assignment calls them
+  dir <- withr::local_tempdir()
+  fq <- file.path(dir, "r.fastq")
+  writeLines(paste0("@r", 1:2, "\n", reads, "\n+\n", strrep("I", nchar(reads))), fq)
+  res <- sassy_demultiplex_fastx(fq, set, k = 11L, ends = 60L, reason_files = TRUE,
+    output = file.path(dir, "{name}.fastq"))
+  n <- stats::setNames(res$records, res$name)
+  expect_identical(n[c("b1", "b2", "flank_without_barcode")], c(b1 = 1, b2 = 0, flank_without_barcode = 1))
+  expect_identical(sassy_read_fastx(res$path[res$name == "flank_without_barcode"])$name, "r2")
+})
+
+test_that("a set with flanks lets its patterns hang over a read's ends (overhang 0.5)", {
+  sim <- sim_symmetric(14L, 29L)
+  r <- sim$reads
+  # read 1 (a forward read with a barcode at both ends) starts inside its
+  # front construct: its 20 random letters and 8 of flank5 cut off
+  expect_false(is.na(sim$truth$front[[1L]]))
+  r[[1L]] <- substring(r[[1L]], 29L)
+  default <- sassy_assign(r, sim$set, k = 6L, ends = 120L)
+  expect_identical(default, sassy_assign(r, sim$set, k = 6L, ends = 120L, overhang = 0.5))
+  none <- sassy_assign(r, sim$set, k = 6L, ends = 120L, overhang = NULL)
+  # 8 missing letters cost 8 > k without overhang, 4 with it
+  expect_identical(default$front_barcode[[1L]], sim$truth$front[[1L]])
+  expect_identical(none$front_barcode[[1L]], NA_character_)
+  expect_identical(default$sample[-1L], none$sample[-1L])
+  # bare patterns keep overhang NULL
+  expect_identical(
+    sassy_assign(r, sim$set$barcode, k = 3L, ends = 120L, policy = "either"),
+    sassy_assign(r, sim$set$barcode, k = 3L, ends = 120L, policy = "either", overhang = NULL)
+  )
+})
+
 test_that("bare patterns with a policy act as a set without flanks", {
   sim <- sim_symmetric(21L, 5L)
   bare <- stats::setNames(sim$bcs, names(sim$bcs))

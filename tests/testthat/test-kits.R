@@ -226,6 +226,13 @@ test_that("barcode_edits() counts a CIGAR's edits on the barcode's letters", {
   expect_identical(be("7=1D3="), 0L) # after it
   expect_identical(be("2=3I5="), 2L) # pattern letters 3-5 missing: two of the barcode's
   expect_identical(be(NA_character_), NA_integer_)
+  # overhang: the CIGAR starts at pattern letter `from + 1`; barcode letters
+  # over the text's edge count as missing
+  over <- function(cigar, from) ducksassy:::barcode_edits(cigar, 3L, 4L, from)
+  expect_identical(over("8=", 2L), 0L) # letters 3-10 aligned, the barcode whole
+  expect_identical(over("1=1X3=", 5L), 3L) # letters 4-5 over the start, 7 an X
+  expect_identical(over("5=", 0L), 2L) # letters 6-7 over the end
+  expect_identical(over("3=", 7L), 4L) # the whole barcode over the start
 })
 
 test_that("a kit assigns planted reads of every barcode, and reads without one are not", {

@@ -26,9 +26,14 @@ pub struct BestHit {
     pub end: u32,
     /// `true` for the reverse-complement strand.
     pub minus: bool,
-    /// The sample of `pattern` (`SearchPlan::samples`): last, so that it
-    /// does not change the order (it is a function of `pattern`).
+    /// The sample of `pattern` (`SearchPlan::samples`): after the rule's
+    /// fields, so that it does not change the order (it is a function of
+    /// `pattern`).
     pub sample: u32,
+    /// The edits on the pattern's barcode letters (`barcode_edits.rs`),
+    /// when the plan has barcode spans; 0 otherwise. Last: a function of
+    /// the hit.
+    pub barcode_edits: u32,
 }
 
 /// The assignment of one record.
@@ -57,10 +62,18 @@ impl Best {
     pub const MISSING: Best = Best { hit: None, other_cost: None, missing: true };
 
     /// The assignment of the hits in `buf` (any order, any records: the
-    /// caller passes one record's); `samples` is the sample of each pattern.
-    pub fn of(buf: &HitBuffer, samples: &[u32]) -> Best {
+    /// caller passes one record's); `samples` is the sample of each pattern,
+    /// `spans` the barcode letters of each (empty: none; then the buffer
+    /// needs no CIGARs), whose edits the best hit carries.
+    pub fn of(buf: &HitBuffer, samples: &[u32], spans: &[crate::barcode_edits::Span]) -> Best {
         let sample = |p: u32| samples.get(p as usize).copied().unwrap_or(p);
-        let hit = (0..buf.len()).map(|i| row(buf, i, sample(buf.pattern[i]))).min();
+        let best = (0..buf.len()).map(|i| (row(buf, i, sample(buf.pattern[i])), i)).min();
+        let hit = best.map(|(mut h, i)| {
+            if let Some(&span) = spans.get(h.pattern as usize) {
+                h.barcode_edits = crate::barcode_edits::of_text(buf.cigar(i), buf.pattern_start[i], span).unwrap_or(0);
+            }
+            h
+        });
         let other_cost = hit.and_then(|h| (0..buf.len()).filter(|&i| sample(buf.pattern[i]) != h.sample).map(|i| buf.cost[i]).min());
         Best { hit, other_cost, missing: false }
     }
@@ -106,7 +119,7 @@ impl Best {
 }
 
 fn row(buf: &HitBuffer, i: usize, sample: u32) -> BestHit {
-    BestHit { cost: buf.cost[i], pattern: buf.pattern[i], start: buf.start[i], end: buf.end[i], minus: buf.minus[i], sample }
+    BestHit { cost: buf.cost[i], pattern: buf.pattern[i], start: buf.start[i], end: buf.end[i], minus: buf.minus[i], sample, barcode_edits: 0 }
 }
 
 #[cfg(test)]
@@ -133,7 +146,7 @@ mod tests {
 
     #[test]
     fn best_is_lowest_cost_then_pattern_then_position() {
-        let b = Best::of(&buf(&[(2, 1, 10, false), (1, 1, 30, true), (1, 1, 20, true), (0, 2, 0, false)]), ONE_EACH);
+        let b = Best::of(&buf(&[(2, 1, 10, false), (1, 1, 30, true), (1, 1, 20, true), (0, 2, 0, false)]), ONE_EACH, &[]);
         let h = b.hit.unwrap();
         assert_eq!((h.pattern, h.cost, h.start, h.minus), (1, 1, 20, true));
         assert_eq!(b.other_cost, Some(1));
@@ -142,14 +155,14 @@ mod tests {
 
     #[test]
     fn other_cost_is_of_another_pattern() {
-        let b = Best::of(&buf(&[(3, 0, 10, false), (3, 1, 40, true), (5, 2, 7, false)]), ONE_EACH);
+        let b = Best::of(&buf(&[(3, 0, 10, false), (3, 1, 40, true), (5, 2, 7, false)]), ONE_EACH, &[]);
         assert_eq!(b.hit.unwrap().pattern, 3);
         assert_eq!(b.other_cost, Some(2));
         assert_eq!(b.status(0), Status::Assigned);
         assert_eq!(b.status(1), Status::Assigned);
         assert_eq!(b.status(2), Status::Ambiguous);
-        assert_eq!(Best::of(&buf(&[(3, 0, 10, false), (3, 1, 40, true)]), ONE_EACH).other_cost, None);
-        assert_eq!(Best::of(&buf(&[]), ONE_EACH).status(0), Status::Unassigned);
+        assert_eq!(Best::of(&buf(&[(3, 0, 10, false), (3, 1, 40, true)]), ONE_EACH, &[]).other_cost, None);
+        assert_eq!(Best::of(&buf(&[]), ONE_EACH, &[]).status(0), Status::Unassigned);
         assert_eq!(Best::MISSING.status(0), Status::Missing);
     }
 
@@ -160,16 +173,16 @@ mod tests {
         // patterns 0 and 1 are sample 0, pattern 2 sample 1
         let samples = [0, 0, 1];
         let tie = buf(&[(0, 1, 10, false), (1, 1, 50, false)]);
-        assert_eq!(Best::of(&tie, ONE_EACH).status(0), Status::Ambiguous);
-        let b = Best::of(&tie, &samples);
+        assert_eq!(Best::of(&tie, ONE_EACH, &[]).status(0), Status::Ambiguous);
+        let b = Best::of(&tie, &samples, &[]);
         assert_eq!((b.hit.unwrap().pattern, b.hit.unwrap().sample, b.other_cost), (0, 0, None));
         assert_eq!(b.status(0), Status::Assigned);
         let three = buf(&[(1, 0, 10, false), (0, 1, 50, false), (2, 2, 70, true)]);
-        let b = Best::of(&three, &samples);
+        let b = Best::of(&three, &samples, &[]);
         assert_eq!((b.hit.unwrap().pattern, b.other_cost), (1, Some(2)));
         assert_eq!((b.status(1), b.status(2)), (Status::Assigned, Status::Ambiguous));
         // merged from parts: the same
-        let (x, y) = (Best::of(&buf(&[(1, 0, 10, false)]), &samples), Best::of(&buf(&[(0, 1, 50, false), (2, 2, 70, true)]), &samples));
+        let (x, y) = (Best::of(&buf(&[(1, 0, 10, false)]), &samples, &[]), Best::of(&buf(&[(0, 1, 50, false), (2, 2, 70, true)]), &samples, &[]));
         assert_eq!(x.merge(y), b);
         assert_eq!(y.merge(x), b);
     }
@@ -190,8 +203,8 @@ mod tests {
             let rows: Vec<(u32, i32, u32, bool)> = (0..n).map(|_| (next(3) as u32, next(3) as i32, next(4) as u32, next(2) == 1)).collect();
             let cut = next(n as u64 + 1) as usize;
             for samples in [ONE_EACH, &[0, 1, 0], &[1, 1, 1]] {
-                let whole = Best::of(&buf(&rows), samples);
-                let (a, b) = (Best::of(&buf(&rows[..cut]), samples), Best::of(&buf(&rows[cut..]), samples));
+                let whole = Best::of(&buf(&rows), samples, &[]);
+                let (a, b) = (Best::of(&buf(&rows[..cut]), samples, &[]), Best::of(&buf(&rows[cut..]), samples, &[]));
                 assert_eq!(a.merge(b), whole, "{rows:?} cut at {cut}, samples {samples:?}");
                 assert_eq!(b.merge(a), whole, "{rows:?} cut at {cut}, swapped, samples {samples:?}");
             }

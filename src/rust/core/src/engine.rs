@@ -577,7 +577,7 @@ fn run_task(call: &Call, task: &Task, task_index: usize) -> Result<Sink, CoreErr
                         let mut hits = std::mem::take(&mut w.assign_hits);
                         hits.clear();
                         let r = strategy::record_hits(&sc, rec as u32, text, &win, w, &mut hits);
-                        b[j] = b[j].merge(Best::of(&hits, &plan.samples));
+                        b[j] = b[j].merge(Best::of(&hits, &plan.samples, &plan.barcode_spans));
                         w.assign_hits = hits;
                         r?
                     }

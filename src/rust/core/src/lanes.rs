@@ -285,7 +285,9 @@ fn search_chunk(sc: &Scope, recs: &Records, w: &mut Worker, sink: &mut Sink, j: 
                 // each hit reduced into its record's assignment (assign.rs)
                 for p in kept {
                     let m = if p.minus { &rev[p.mi] } else { &fwd[p.mi] };
-                    let hit = crate::assign::BestHit { cost: m.cost, pattern: m.pattern_idx as u32, start: p.start as u32, end: p.end as u32, minus: p.minus, sample: sc.plan.samples[m.pattern_idx] };
+                    let span = sc.plan.barcode_spans.get(m.pattern_idx);
+                    let barcode_edits = span.map_or(0, |&s| crate::barcode_edits::of_cigar(&m.cigar, m.pattern_start as u32, s));
+                    let hit = crate::assign::BestHit { cost: m.cost, pattern: m.pattern_idx as u32, start: p.start as u32, end: p.end as u32, minus: p.minus, sample: sc.plan.samples[m.pattern_idx], barcode_edits };
                     let cell = &mut b[chunk[p.i] as usize - first];
                     *cell = cell.merge(crate::assign::Best { hit: Some(hit), ..Default::default() });
                 }
@@ -296,7 +298,7 @@ fn search_chunk(sc: &Scope, recs: &Records, w: &mut Worker, sink: &mut Sink, j: 
                     hits.clear();
                     let res = crate::strategy::record_hits(&sc.only(gi..gi + 1), r, t, &Window::whole(t.len()), w, &mut hits);
                     let cell = &mut b[r as usize - first];
-                    *cell = cell.merge(crate::assign::Best::of(&hits, &sc.plan.samples));
+                    *cell = cell.merge(crate::assign::Best::of(&hits, &sc.plan.samples, &sc.plan.barcode_spans));
                     if res.is_err() {
                         w.assign_hits = hits;
                         return res;

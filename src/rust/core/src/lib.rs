@@ -18,6 +18,7 @@ pub mod alphabet;
 pub mod arrow;
 pub mod assign;
 pub mod background;
+pub mod barcode_edits;
 pub mod cigar;
 pub mod control;
 pub mod crispr;

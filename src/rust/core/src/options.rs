@@ -272,6 +272,11 @@ pub struct SearchPlan {
     /// filter models whole-pattern alignments) nor Hamming search, and off
     /// with `DUCKSASSY_RC_FILTER=off` (for testing and benchmarking).
     pub rc_filter: bool,
+    /// The barcode letters of each pattern of a barcode set
+    /// (`barcode_edits.rs`): an assignment's best hit then carries its
+    /// edits there. Empty (from `new()`) for none; a caller that sets it
+    /// sets `cigar` too, which the count reads.
+    pub barcode_spans: Vec<crate::barcode_edits::Span>,
 }
 
 impl SearchPlan {
@@ -388,6 +393,7 @@ impl SearchPlan {
             ends: opts.ends,
             samples,
             rc_filter: opts.rc && opts.overhang.is_none() && opts.indels && opts.rc_filter.unwrap_or_else(rc_filter_by_env),
+            barcode_spans: Vec::new(),
         })
     }
 

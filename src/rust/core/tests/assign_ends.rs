@@ -184,3 +184,85 @@ fn ends_name_the_record_of_a_bad_letter() {
         e => panic!("{e:?}"),
     }
 }
+
+/// The edits on pattern letters `[a, b)` of a CIGAR that starts at pattern
+/// letter `from`, counted column by column of the alignment: a column of a
+/// pattern letter in the span that is not `=`, a text letter alone (`D`)
+/// with span letters on both sides of it, and a span letter in no column
+/// (over the text's edge).
+fn span_edits_by_columns(cigar: &[u8], from: u32, (a, b): (u32, u32)) -> u32 {
+    let text = String::from_utf8(cigar.to_vec()).unwrap();
+    let mut cols: Vec<(Option<u32>, char)> = Vec::new();
+    let mut p = from;
+    let mut n = String::new();
+    for c in text.chars() {
+        if c.is_ascii_digit() {
+            n.push(c);
+            continue;
+        }
+        for _ in 0..n.parse::<u32>().unwrap() {
+            if c == 'D' {
+                cols.push((None, c));
+            } else {
+                cols.push((Some(p), c));
+                p += 1;
+            }
+        }
+        n.clear();
+    }
+    let inside = |i: u32| i >= a && i < b;
+    let mut edits = (a..b).filter(|&i| cols.iter().all(|c| c.0 != Some(i))).count() as u32;
+    for (j, &(letter, op)) in cols.iter().enumerate() {
+        match letter {
+            Some(i) => edits += (inside(i) && op != '=') as u32,
+            None => {
+                let before = cols[..j].iter().rev().find_map(|c| c.0).map_or(from as i64 - 1, |i| i as i64);
+                let after = cols[j + 1..].iter().find_map(|c| c.0).map_or(p as i64, |i| i as i64);
+                edits += (before >= a as i64 && after < b as i64) as u32;
+            }
+        }
+    }
+    edits
+}
+
+#[test]
+fn the_best_hit_carries_the_edits_on_its_barcode_letters() {
+    let mut r = rng(380);
+    for alphabet in [Alphabet::Dna, Alphabet::Iupac] {
+        for round in 0..scaled(60) {
+            let m = r.random_range(6..30);
+            let opts = random_opts(&mut r, alphabet, m, round);
+            let opts = SearchOptions { indels: true, ..opts };
+            let (pats, texts) = random_input(&mut r, alphabet, &opts, m);
+            let spans: Vec<(u32, u32)> = pats
+                .iter()
+                .map(|p| {
+                    let a = r.random_range(0..p.len() as u32);
+                    (a, r.random_range(a..=p.len() as u32))
+                })
+                .collect();
+            let h = hits(&SearchOptions { cigar: true, ..opts.clone() }, &pats, &texts);
+            // the oracle: the rule's best row, and its CIGAR's edits column by column
+            let expect: Vec<Option<u32>> = (0..texts.len() as u32)
+                .map(|rec| {
+                    let best = (0..h.len()).filter(|&i| h.record[i] == rec).min_by_key(|&i| (h.cost[i], h.pattern[i], h.start[i], h.end[i], h.minus[i]));
+                    best.map(|i| span_edits_by_columns(h.cigar(i), h.pattern_start[i], spans[h.pattern[i] as usize]))
+                })
+                .collect();
+            for (window, threads) in [(usize::MAX >> 2, opts.threads), (50, 3)] {
+                let o = SearchOptions { window, threads, mode: Mode::Assign, ..opts.clone() };
+                let p: Vec<&[u8]> = pats.iter().map(|p| p.as_slice()).collect();
+                let mut plan = ducksassy_core::SearchPlan::new(&o, &p).unwrap();
+                plan.barcode_spans = spans.clone();
+                plan.cigar = true;
+                let t: Vec<Option<&[u8]>> = texts.iter().map(|t| t.as_deref()).collect();
+                let got = match ducksassy_core::run(&plan, &t, &ducksassy_core::Control::new(), None).unwrap() {
+                    Output::Best(b) => b,
+                    _ => unreachable!(),
+                };
+                let got: Vec<Option<u32>> = got.iter().map(|b| b.hit.map(|h| h.barcode_edits)).collect();
+                assert_eq!(got, expect, "window={window} threads={threads} {opts:?}");
+            }
+        }
+    }
+}

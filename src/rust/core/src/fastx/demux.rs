@@ -122,9 +122,9 @@ pub fn demultiplex(
                 if ctl.cancel.load(Relaxed) {
                     return Err(CoreError::Interrupted.into());
                 }
-                r.write(&mut all, n_out, spec.trim, spec.margin)?;
+                r.write(&mut all, n_out, spec.trim)?;
                 if let (Some(out), Some(rep), Some(e), Some(es)) = (report.as_mut(), spec.report.as_ref(), &r.ends, spec.ends.as_ref()) {
-                    rep.write_ends(out, &reads[r.a.file], &r.a, e, es, spec.margin)?;
+                    rep.write_ends(out, &reads[r.a.file], &r.a, e, es)?;
                 } else if let (Some(out), Some(rep)) = (report.as_mut(), spec.report.as_ref()) {
                     let best: Vec<Best> = match &r.best_b {
                         None => r.best_a.clone(),
@@ -290,12 +290,12 @@ struct Routed {
 impl Routed {
     /// Write every record to its output (`all`: the reads' `n_out` outputs,
     /// then the mates').
-    fn write(&self, all: &mut [writer::Output], n_out: usize, trim: bool, margin: i32) -> Result<(), FastxError> {
+    fn write(&self, all: &mut [writer::Output], n_out: usize, trim: bool) -> Result<(), FastxError> {
         if let Some(ends) = &self.ends {
             for (i, e) in ends.iter().enumerate() {
                 let out = &mut all[e.output];
                 if trim && e.call.sample.is_some() {
-                    let (from, to) = e.kept(self.a.seq.get(i).len(), margin);
+                    let (from, to) = e.kept(self.a.seq.get(i).len());
                     write_cut(&self.a, i, from, to, out)?;
                 } else {
                     out.put(self.a.raw.get(i))?;
@@ -546,7 +546,7 @@ mod tests {
         b.qual.push(b"abcdefghijkl");
         b.header.push(b"r1 x");
         b.raw.push(b"@r1 x\nAAACCCGGGTTT\n+\nabcdefghijkl\n");
-        let hit = |minus| Best { hit: Some(crate::assign::BestHit { cost: 0, pattern: 2, start: 3, end: 6, minus, sample: 2 }), ..Default::default() };
+        let hit = |minus| Best { hit: Some(crate::assign::BestHit { cost: 0, pattern: 2, start: 3, end: 6, minus, sample: 2, barcode_edits: 0 }), ..Default::default() };
         let mut out = Vec::new();
         write_record(&b, 0, &hit(false), Some(2), true, &mut out).unwrap();
         assert_eq!(out, b"@r1 x\nGGGTTT\n+\nghijkl\n");
@@ -567,7 +567,7 @@ mod tests {
         b.qual.push(b"abcdefghijkl");
         b.header.push(b"r1");
         b.raw.push(b"@r1\r\nAAACCCGGGTTT\r\n+\r\nabcdefghijkl\r\n");
-        let best = Best { hit: Some(crate::assign::BestHit { cost: 0, pattern: 0, start: 3, end: 6, minus: false, sample: 0 }), ..Default::default() };
+        let best = Best { hit: Some(crate::assign::BestHit { cost: 0, pattern: 0, start: 3, end: 6, minus: false, sample: 0, barcode_edits: 0 }), ..Default::default() };
         let mut out = Vec::new();
         write_record(&b, 0, &best, Some(0), true, &mut out).unwrap();
         assert_eq!(out, b"@r1\r\nGGGTTT\r\n+\r\nghijkl\r\n");

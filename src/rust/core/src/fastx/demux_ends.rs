@@ -6,11 +6,20 @@
 //!
 //! Two searches beside the ends, on the records that need them:
 //! - chimeras (`chimeras = "set_aside"`): the middle `[L, n - L)` of a read
-//!   longer than `2L` is searched whole with the set's patterns; any hit
-//!   (cost <= k) there sets the read aside as chimeric;
+//!   longer than `2L` is searched whole with the set's patterns, at the
+//!   chimera k (lower than the ends': a barcode inside a read is whole, not
+//!   cut by the read's end, and a long middle gives chance hits at k many
+//!   chances); a hit there sets the read aside as chimeric;
 //! - flanks: a read with no barcode at either end (reason "no hit") whose
 //!   ends hold a flank of the set alone (the flank patterns, each plan of
 //!   its own `k`) is "flank without barcode".
+//!
+//! The barcode cap (a set with flanks): an end whose best hit has more
+//! edits on the barcode's own letters (`barcode_edits.rs`) than its
+//! pattern's cap names no barcode: the flanks matched, the barcode did not
+//! (a flank with no barcode, or a barcode the set does not have). Such an
+//! end counts as a flank without barcode, and a hit in a read's middle so
+//! capped is no chimera.
 
 use super::{Batch, FastxError, ParseKind};
 use crate::assign::Best;
@@ -32,8 +41,14 @@ pub struct EndsSpec {
     /// The flank patterns' plans (assign plans, one per `k`); empty: no
     /// flank search.
     pub flank_plans: Vec<SearchPlan>,
-    /// Search the middle of the reads for chimeras.
+    /// Search the middle of the reads for chimeras, at this `k` (below the
+    /// ends' k: see R's chimera_k()).
     pub chimeras: bool,
+    pub chimera_k: usize,
+    /// The barcode letters of each pattern and the most edits on them a hit
+    /// may have to name its barcode (the cap); both empty: no cap.
+    pub barcode_spans: Vec<crate::barcode_edits::Span>,
+    pub barcode_caps: Vec<u32>,
     /// For the report: the name of each barcode and of each sample.
     pub barcode_names: Vec<String>,
     pub sample_names: Vec<String>,
@@ -44,6 +59,8 @@ pub struct EndsSpec {
 pub struct EndsRecord {
     pub front: Best,
     pub rear: Best,
+    /// The status of each end (front, rear): by the margin and the cap.
+    pub ends: [EndStatus; 2],
     pub call: EndsCall,
     /// The output it goes to.
     pub output: usize,
@@ -53,8 +70,8 @@ impl EndsRecord {
     /// The end whose hit the report's columns describe: the front end's
     /// when it is assigned, else the rear's when it is, else the front's
     /// when it is ambiguous, else the rear's (R's deciding_columns()).
-    pub fn deciding(&self, margin: i32) -> &Best {
-        match (EndStatus::of(&self.front, margin), EndStatus::of(&self.rear, margin)) {
+    pub fn deciding(&self) -> &Best {
+        match (self.ends[0], self.ends[1]) {
             (EndStatus::Assigned(_), _) => &self.front,
             (_, EndStatus::Assigned(_)) => &self.rear,
             (EndStatus::Ambiguous, _) => &self.front,
@@ -68,15 +85,15 @@ impl EndsRecord {
     /// hits that overlap (a short read searched whole for each end finds
     /// one site twice) are one site, cut as the single assignment cuts it:
     /// up to its end on the forward strand, from its start on the reverse.
-    pub fn kept(&self, n: usize, margin: i32) -> (usize, usize) {
+    pub fn kept(&self, n: usize) -> (usize, usize) {
         if self.call.sample.is_none() {
             return (0, n);
         }
-        let hit = |b: &Best| match EndStatus::of(b, margin) {
+        let hit = |b: &Best, e: EndStatus| match e {
             EndStatus::Assigned(_) => b.hit,
             _ => None,
         };
-        let (f, r) = (hit(&self.front), hit(&self.rear));
+        let (f, r) = (hit(&self.front, self.ends[0]), hit(&self.rear, self.ends[1]));
         match (f, r) {
             (Some(f), Some(r)) if r.start < f.end => {
                 if f.minus {
@@ -117,6 +134,12 @@ impl<'s> EndsSearch<'s> {
         if spec.output_of_sample.len() < spec.rule.n_samples {
             return Err(CoreError::Internal("both ends: an output per sample needed".into()));
         }
+        if !spec.barcode_spans.is_empty() && (spec.barcode_spans.len() != plan.patterns.len() || spec.barcode_caps.len() != plan.patterns.len()) {
+            return Err(CoreError::Internal("both ends: a barcode span and cap per pattern needed".into()));
+        }
+        // the barcode's edits are counted along the hits' CIGARs
+        let spans = SearchPlan { barcode_spans: spec.barcode_spans.clone(), cigar: plan.cigar || !spec.barcode_spans.is_empty(), ..plan.clone() };
+        let plan = &spans;
         let with_ends = |p: &SearchPlan, e| SearchPlan { ends: e, ..p.clone() };
         Ok(EndsSearch {
             spec,
@@ -124,7 +147,7 @@ impl<'s> EndsSearch<'s> {
             rear: with_ends(plan, Some((0, l))),
             // the middle of a read is not a read's end: a pattern may not
             // hang over its edges (R's chimera search is of whole reads)
-            whole: SearchPlan { overhang: None, ..with_ends(plan, None) },
+            whole: SearchPlan { overhang: None, k: spec.chimera_k.min(plan.k), ..with_ends(plan, None) },
             flanks: spec.flank_plans.iter().map(|p| with_ends(p, Some((l, l)))).collect(),
             margin,
         })
@@ -138,14 +161,28 @@ impl<'s> EndsSearch<'s> {
         }
     }
 
+    /// The status of an end by the margin, then the cap: `true` with it
+    /// when the cap took its barcode away (an assigned or an ambiguous
+    /// end: a best hit over the cap is no barcode, nor a tie of two).
+    pub fn status(&self, b: &Best) -> (EndStatus, bool) {
+        match (EndStatus::of(b, self.margin), b.hit) {
+            (EndStatus::Assigned(_) | EndStatus::Ambiguous, Some(h)) if self.over_cap(h.pattern, h.barcode_edits) => (EndStatus::Unassigned, true),
+            (s, _) => (s, false),
+        }
+    }
+
+    fn over_cap(&self, pattern: u32, edits: u32) -> bool {
+        self.spec.barcode_caps.get(pattern as usize).is_some_and(|&cap| edits > cap)
+    }
+
     /// Assign the records of one batch (read from `path`) by both ends.
     pub fn assign(&self, batch: &Batch, path: &str, ctl: &Control, poll: &mut dyn FnMut() -> bool) -> Result<Vec<EndsRecord>, FastxError> {
         let texts: Vec<Option<&[u8]>> = batch.seq.iter().map(Some).collect();
         let whole = |i: usize| (i, 0usize);
         let front = search(&self.front, &texts, batch, path, &whole, ctl, poll)?;
         let rear = search(&self.rear, &texts, batch, path, &whole, ctl, poll)?;
-        let m = self.margin;
-        let mut calls: Vec<EndsCall> = front.iter().zip(&rear).map(|(f, r)| self.spec.rule.combine(EndStatus::of(f, m), EndStatus::of(r, m))).collect();
+        let status: Vec<[(EndStatus, bool); 2]> = front.iter().zip(&rear).map(|(f, r)| [self.status(f), self.status(r)]).collect();
+        let mut calls: Vec<EndsCall> = status.iter().map(|[f, r]| self.spec.rule.combine(f.0, r.0)).collect();
         let mut chimeric = vec![false; texts.len()];
         let l = self.spec.end_length;
         if self.spec.chimeras {
@@ -154,12 +191,13 @@ impl<'s> EndsSearch<'s> {
             let middles: Vec<Option<&[u8]>> = long.iter().map(|&i| batch.seq.get(i)).map(|s| Some(&s[l..s.len() - l])).collect();
             let origin = |j: usize| (long[j], l);
             for (j, b) in search(&self.whole, &middles, batch, path, &origin, ctl, poll)?.iter().enumerate() {
-                chimeric[long[j]] = b.hit.is_some();
+                chimeric[long[j]] = b.hit.is_some_and(|h| !self.over_cap(h.pattern, h.barcode_edits));
             }
         }
-        let mut flank = vec![false; texts.len()];
+        // an end whose barcode the cap took away had its flanks
+        let mut flank: Vec<bool> = status.iter().map(|[f, r]| f.1 || r.1).collect();
         if !self.flanks.is_empty() {
-            let none: Vec<usize> = (0..texts.len()).filter(|&i| !chimeric[i] && calls[i].reason == Some(Reason::NoHit)).collect();
+            let none: Vec<usize> = (0..texts.len()).filter(|&i| !chimeric[i] && !flank[i] && calls[i].reason == Some(Reason::NoHit)).collect();
             if !none.is_empty() {
                 let sub: Vec<Option<&[u8]>> = none.iter().map(|&i| texts[i]).collect();
                 let origin = |j: usize| (none[j], 0usize);
@@ -173,7 +211,7 @@ impl<'s> EndsSearch<'s> {
         for (i, c) in calls.iter_mut().enumerate() {
             *c = c.finish(chimeric[i], flank[i]);
         }
-        Ok((0..texts.len()).map(|i| EndsRecord { front: front[i], rear: rear[i], call: calls[i], output: self.output(&calls[i]) }).collect())
+        Ok((0..texts.len()).map(|i| EndsRecord { front: front[i], rear: rear[i], ends: [status[i][0].0, status[i][1].0], call: calls[i], output: self.output(&calls[i]) }).collect())
     }
 }
 
@@ -225,34 +263,35 @@ mod tests {
     use crate::ends_policy::{Policy, RowEnd};
 
     fn best(pattern: u32, start: u32, end: u32, minus: bool) -> Best {
-        Best { hit: Some(BestHit { cost: 0, pattern, start, end, minus, sample: pattern }), other_cost: None, missing: false }
+        Best { hit: Some(BestHit { cost: 0, pattern, start, end, minus, sample: pattern, barcode_edits: 0 }), other_cost: None, missing: false }
     }
 
     fn record(front: Best, rear: Best) -> EndsRecord {
         let rule = EndsRule::new(Policy::Either, vec![0, 1], vec![RowEnd::Both; 2], &[]).unwrap();
-        let call = rule.combine(EndStatus::of(&front, 0), EndStatus::of(&rear, 0));
-        EndsRecord { front, rear, call, output: 0 }
+        let ends = [EndStatus::of(&front, 0), EndStatus::of(&rear, 0)];
+        let call = rule.combine(ends[0], ends[1]);
+        EndsRecord { front, rear, ends, call, output: 0 }
     }
 
     #[test]
     fn trimming_keeps_what_lies_between_the_two_ends_hits() {
         // front hit [5, 20), rear hit [80, 95) of a read of 100
-        assert_eq!(record(best(0, 5, 20, false), best(0, 80, 95, true)).kept(100, 0), (20, 80));
+        assert_eq!(record(best(0, 5, 20, false), best(0, 80, 95, true)).kept(100), (20, 80));
         // one end only: that end is cut
-        assert_eq!(record(best(0, 5, 20, false), Best::default()).kept(100, 0), (20, 100));
-        assert_eq!(record(Best::default(), best(1, 80, 95, true)).kept(100, 0), (0, 80));
+        assert_eq!(record(best(0, 5, 20, false), Best::default()).kept(100), (20, 100));
+        assert_eq!(record(Best::default(), best(1, 80, 95, true)).kept(100), (0, 80));
         // a short read searched whole for both ends: one site, cut by its strand
-        assert_eq!(record(best(0, 5, 20, false), best(0, 5, 20, false)).kept(30, 0), (20, 30));
-        assert_eq!(record(best(0, 5, 20, true), best(0, 5, 20, true)).kept(30, 0), (0, 5));
+        assert_eq!(record(best(0, 5, 20, false), best(0, 5, 20, false)).kept(30), (20, 30));
+        assert_eq!(record(best(0, 5, 20, true), best(0, 5, 20, true)).kept(30), (0, 5));
         // not assigned (the ends disagree): kept whole
-        assert_eq!(record(best(0, 5, 20, false), best(1, 80, 95, true)).kept(100, 0), (0, 100));
+        assert_eq!(record(best(0, 5, 20, false), best(1, 80, 95, true)).kept(100), (0, 100));
     }
 
     #[test]
     fn the_deciding_end_is_the_front_when_assigned() {
         let r = record(best(0, 5, 20, false), best(0, 80, 95, true));
-        assert_eq!(r.deciding(0).hit.unwrap().start, 5);
+        assert_eq!(r.deciding().hit.unwrap().start, 5);
         let r = record(Best::default(), best(0, 80, 95, true));
-        assert_eq!(r.deciding(0).hit.unwrap().start, 80);
+        assert_eq!(r.deciding().hit.unwrap().start, 80);
     }
 }

@@ -28,7 +28,7 @@ pub const HEADER_ENDS: &[u8] = b"file\trecord\tname\toutput\tpattern\tpattern_na
 
 impl DemuxReport {
     /// The lines of the records of `batch` in the both-ends mode.
-    pub fn write_ends(&self, out: &mut writer::Output, file: &str, batch: &Batch, recs: &[super::demux_ends::EndsRecord], spec: &super::demux_ends::EndsSpec, margin: i32) -> Result<(), FastxError> {
+    pub fn write_ends(&self, out: &mut writer::Output, file: &str, batch: &Batch, recs: &[super::demux_ends::EndsRecord], spec: &super::demux_ends::EndsSpec) -> Result<(), FastxError> {
         let mut line = Vec::with_capacity(160);
         let mut num = itoa::Buffer::new();
         let name = |names: &[String], i: Option<u32>| -> Vec<u8> {
@@ -43,7 +43,7 @@ impl DemuxReport {
             field(&mut line, num.format(batch.first + i as u64 + 1).as_bytes());
             field(&mut line, record_name(batch.header.get(i)));
             field(&mut line, self.output_names.get(r.output).map_or(&b""[..], |s| s.as_bytes()));
-            hit_fields(&mut line, r.deciding(margin), &self.pattern_names, &mut num);
+            hit_fields(&mut line, r.deciding(), &self.pattern_names, &mut num);
             field(&mut line, &name(&spec.barcode_names, r.call.front_barcode));
             field(&mut line, &name(&spec.barcode_names, r.call.rear_barcode));
             field(&mut line, match r.call.minus {
@@ -137,7 +137,7 @@ mod tests {
             b.seq.push(b"A");
             b.raw.push(b">x\nA\n");
         }
-        let hit = |pattern, cost, minus| Some(BestHit { cost, pattern, start: 9, end: 29, minus, sample: pattern });
+        let hit = |pattern, cost, minus| Some(BestHit { cost, pattern, start: 9, end: 29, minus, sample: pattern, barcode_edits: 0 });
         let best = [Best { hit: hit(1, 2, true), other_cost: None, missing: false }, Best::default(), Best { hit: hit(0, 1, false), other_cost: Some(1), missing: false }];
         let route = [(0, Some(1)), (1, None), (2, None)];
         let mut out = writer::Output::create(&path, None, 1024).unwrap();
