@@ -287,20 +287,12 @@ assign_vector_one <- function(texts, sp, alphabet, rc, all_endpoints,
     indels = indels, call = call, check = FALSE, ends = ends
   )
   plan$margin <- check_margin(margin, call = call)
+  plan <- with_barcode_spans(plan, sp$set)
   n <- length(plan$texts)
-  res <- if (n == 0L) empty_assignment() else run_search(plan, "assign", call = call)
+  res <- if (n == 0L) empty_assignment(!is.null(plan$barcode_from)) else run_search(plan, "assign", call = call)
   nm <- names(plan$texts)
   out <- list(record = seq_len(n), name = if (is.null(nm)) rep(NA_character_, n) else unname(nm))
-  out <- new_assignments(out, res, plan$patterns, n)
-  if (needs_barcode_cost(sp$set)) {
-    hits <- sassy_search(texts, patterns, k,
-      alphabet = alphabet, rc = rc, all_endpoints = all_endpoints,
-      overhang = overhang, max_n_frac = max_n_frac, ignore_case = ignore_case,
-      cigar = TRUE, threads = threads, indels = indels, ends = ends
-    )
-    out <- with_barcode_cost(out, hits, sp$set, "record")
-  }
-  out
+  new_assignments(out, res, plan$patterns, n)
 }
 
 #' The work of sassy_assign_fastx()
@@ -351,9 +343,9 @@ assign_fastx_one <- function(paths, sp, args, BPPARAM, margin, call) {
   k <- sp$k
   plan <- new_verb_plan("assign", patterns, k, args, call)
   plan$margin <- check_margin(margin, call = call)
+  plan <- with_barcode_spans(plan, sp$set)
   if (!is.null(BPPARAM)) {
-    out <- shard_fastx(paths, plan, "assign", BPPARAM, call = call)
-    return(fastx_barcode_cost(out, paths, patterns, k, args, sp$set))
+    return(shard_fastx(paths, plan, "assign", BPPARAM, call = call))
   }
   size <- fastx_batch_size(call = call)
   progress <- new_progress(fastx_label(paths), "bytes")
@@ -368,8 +360,7 @@ assign_fastx_one <- function(paths, sp, args, BPPARAM, margin, call) {
   counts <- res$records_per_file
   n <- length(res$name)
   out <- fastx_record_columns(paths, counts, res$name)
-  out <- new_assignments(out, res$best, plan$patterns, n)
-  fastx_barcode_cost(out, paths, patterns, k, args, sp$set)
+  new_assignments(out, res$best, plan$patterns, n)
 }
 
 #' The work of sassy_assign_table()
@@ -405,13 +396,8 @@ assign_table <- function(con, table, patterns, k, column, id, args,
     keys = keys,
     assign = function(ends) {
       args$ends <- ends
-      out <- assign_table_one(con, table, sp, column, id, args, chunk_rows, NULL,
+      assign_table_one(con, table, sp, column, id, args, chunk_rows, NULL,
         BPPARAM, margin, call)
-      if (needs_barcode_cost(sp$set)) {
-        hits <- search(sp$patterns, sp$k, ends, NULL, cigar = TRUE)
-        out <- with_barcode_cost(out, hits, sp$set, keys)
-      }
-      out
     },
     search = search,
     lengths = function() {
@@ -437,6 +423,7 @@ assign_table_one <- function(con, table, sp, column, id, args, chunk_rows,
   k <- sp$k
   plan <- new_verb_plan("assign", patterns, k, args, call)
   plan$margin <- check_margin(margin, call = call)
+  plan <- with_barcode_spans(plan, sp$set)
   out <- search_table_rows(
     con, table, column, id, chunk_rows, output, BPPARAM,
     table_search_engine(plan, "assign"), "sassy_assign_table",
@@ -466,10 +453,11 @@ write_assignment_table <- function(con, output, out, call) {
   invisible(as.double(nrow(df)))
 }
 
-# The binding's columns of no records.
-empty_assignment <- function() {
+# The binding's columns of no records (`barcode_cost` with barcode spans).
+empty_assignment <- function(barcode_cost = FALSE) {
   list(
-    pattern = integer(), cost = integer(), start = integer(), end = integer(),
+    pattern = integer(), cost = integer(), barcode_cost = if (barcode_cost) integer(),
+    start = integer(), end = integer(),
     strand = character(), other_cost = integer(), status = character()
   )
 }
@@ -489,17 +477,20 @@ assignment_columns <- function(res, patterns, n, factor = TRUE) {
     abort_internal("the assignment has the wrong number of rows", rlang::caller_env())
   }
   labels <- fastx_pattern_columns(patterns, character())
-  list(
+  cols <- list(
     pattern = res$pattern,
     pattern_name = labels[res$pattern],
     sample = pattern_samples(patterns)[res$pattern],
     cost = res$cost,
+    barcode_cost = res$barcode_cost,
     start = res$start,
     end = res$end,
     strand = res$strand,
     other_cost = res$other_cost,
     status = if (factor) factor(res$status, levels = assign_status_levels) else res$status
   )
+  # barcode_cost: with a barcode set that has flanks (with_barcode_spans())
+  cols[!vapply(cols, is.null, logical(1L))]
 }
 
 # The levels of the `status` column (DESIGN.md): a factor, so that table()

@@ -78,15 +78,12 @@ demux_ends_outputs <- function(plan, set, e, call) {
     fp$patterns <- flanks$patterns[flanks$k == kk]
     fp$k <- kk
     fp$ends <- NULL
+    fp$barcode_from <- fp$barcode_to <- NULL
     # a flank is looked for on either strand
     fp$rc <- fp$alphabet != "ascii"
     as_plan(fp, "assign")
   })
   row_end <- if (is.null(set)) rep("both", length(plan$patterns)) else set$ends
-  # the barcode cap (ends-assign.R, assign_ends()): the barcode's letters
-  # of each pattern, 0-based [from, to), and its cap
-  caps <- barcode_caps(set)
-  from <- if (is.null(caps)) integer() else nchar(set$flank5)
   list(
     names = names,
     sample_names = sample_names,
@@ -105,9 +102,9 @@ demux_ends_outputs <- function(plan, set, e, call) {
       chimera_k = chimera_k(plan$k),
       barcode_names = barcodes,
       sample_names = sample_names,
-      barcode_from = as.integer(from),
-      barcode_to = as.integer(from + if (is.null(caps)) integer() else nchar(set$barcode)),
-      barcode_cap = as.integer(caps %||% integer())
+      # the barcode cap of each pattern (ends-assign.R, assign_ends()); the
+      # plan has their barcode letters (with_barcode_spans())
+      barcode_cap = as.integer(barcode_caps(set) %||% integer())
     )
   )
 }

@@ -289,6 +289,7 @@ demultiplex_fastx <- function(paths, patterns, output, k, margin, trim, mates,
   k <- sp$k
   plan <- new_verb_plan("assign", patterns, k, args, call)
   plan$margin <- check_margin(margin, call = call)
+  plan <- with_barcode_spans(plan, sp$set)
   trim <- check_flag(trim, "trim", call = call)
   overwrite <- check_flag(overwrite, "overwrite", call = call)
   level <- check_compression_level(compression_level, call = call)

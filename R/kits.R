@@ -393,26 +393,17 @@ as_search_patterns <- function(x, k = NULL) {
   )
 }
 
-#' The edits of each assigned hit that fall on the barcode's letters
-#'
-#' @param out The assignment data frame (needs `pattern`, `cost`, `start`,
-#'   `end`, `strand`, and the record keys `keys`).
-#' @param hits The hits of the same search with CIGARs (sassy_search*()).
-#' @param set The barcode set.
-#' @param keys The columns that identify a record in both.
-#' @return `out` with `barcode_cost` after `cost`.
+#' The plan of an assignment with the barcode letters of each pattern of
+#' a set with flanks (new_plan()'s `barcode_from`, `barcode_to`): the
+#' result then has `barcode_cost`, and the margin compares it
 #' @noRd
-with_barcode_cost <- function(out, hits, set, keys) {
-  keys <- intersect(keys, names(out))
-  key <- function(d) do.call(paste, c(unname(as.list(d[c(keys, "pattern", "start", "end", "strand", "cost")])), sep = "\r"))
-  i <- match(key(out), key(hits))
-  first <- nchar(set$flank5)[out$pattern]
-  len <- nchar(set$barcode)[out$pattern]
-  bc <- barcode_edits(hits$cigar[i], first, len, hits$pattern_start[i] - 1L)
-  bc[is.na(out$pattern)] <- NA_integer_
-  at <- match("cost", names(out))
-  cols <- c(as.list(out)[seq_len(at)], list(barcode_cost = bc), as.list(out)[-seq_len(at)])
-  new_data_frame(cols, nrow(out))
+with_barcode_spans <- function(plan, set) {
+  if (!needs_barcode_cost(set)) {
+    return(plan)
+  }
+  plan$barcode_from <- as.integer(nchar(set$flank5))
+  plan$barcode_to <- as.integer(nchar(set$flank5) + nchar(set$barcode))
+  plan
 }
 
 #' Edits of pattern-direction CIGARs on the pattern letters `first + 1` to
@@ -462,18 +453,6 @@ barcode_caps <- function(set) {
 # Whether the assignment gets `barcode_cost`: a set with flanks.
 needs_barcode_cost <- function(set) {
   !is.null(set) && any(nzchar(set$flank5) | nzchar(set$flank3))
-}
-
-#' barcode_cost for sassy_assign_fastx(): the files searched again, with
-#' CIGARs, with the options of the assignment
-#' @noRd
-fastx_barcode_cost <- function(out, paths, patterns, k, args, set) {
-  if (!needs_barcode_cost(set)) {
-    return(out)
-  }
-  args$cigar <- TRUE
-  hits <- do.call(sassy_search_fastx, c(list(paths, patterns, k), args))
-  with_barcode_cost(out, hits, set, c("file", "record"))
 }
 
 #' The verb's `overhang`: as given, else [set_overhang] for a barcode set

@@ -31,6 +31,10 @@
 #' @param margin `NULL`, or an assignment's margin (check_margin()).
 #' @param samples `NULL`, or (an assignment) the 0-based sample of each
 #'   pattern (assign_samples()): the margin compares samples.
+#' @param barcode_from,barcode_to `NULL`, or (an assignment with a barcode
+#'   set that has flanks) the 0-based letters `[from, to)` of each pattern's
+#'   barcode: the best hit then carries its edits there (`barcode_cost`) and
+#'   the margin compares them (barcode_spans()).
 #' @return A named list of class `ducksassy_plan`.
 #' @noRd
 new_plan <- function(patterns,
@@ -50,7 +54,9 @@ new_plan <- function(patterns,
                      allow_pam_edits = FALSE,
                      ends = NULL,
                      margin = NULL,
-                     samples = NULL) {
+                     samples = NULL,
+                     barcode_from = NULL,
+                     barcode_to = NULL) {
   structure(
     list(
       patterns = patterns,
@@ -70,7 +76,9 @@ new_plan <- function(patterns,
       allow_pam_edits = allow_pam_edits,
       ends = ends,
       margin = margin,
-      samples = samples
+      samples = samples,
+      barcode_from = barcode_from,
+      barcode_to = barcode_to
     ),
     class = "ducksassy_plan"
   )
@@ -106,7 +114,9 @@ as_plan <- function(args, mode = "hits", max_hits = NULL) {
     args$cigar, args$threads, mode, max_hits,
     args$indels %||% TRUE,
     ends = args$ends, margin = args$margin,
-    samples = if (mode == "assign") assign_samples(args$patterns)
+    samples = if (mode == "assign") assign_samples(args$patterns),
+    barcode_from = if (mode == "assign") args$barcode_from,
+    barcode_to = if (mode == "assign") args$barcode_to
   )
 }
 

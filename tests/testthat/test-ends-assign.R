@@ -301,6 +301,33 @@ test_that("a hit with more barcode edits than the cap names no barcode", {
   expect_identical(sassy_read_fastx(res$path[res$name == "flank_without_barcode"])$name, "r2")
 })
 
+test_that("the margin applies to the barcode's edits as well as to the costs", {
+  # b2's flank5 differs from b1's by 4 letters; the read has b1's flank5
+  # and b2's barcode: b1's pattern costs 2 (both on its barcode), b2's 4
+  # (none on its barcode). By the costs alone b1 would be assigned.
+  f5a <- "GATTACAGATTACA"
+  f5b <- "GATTTCAGTTTACT"
+  f3 <- "TGTAATCTGTAATC"
+  set <- sassy_barcodes(c(b1 = "ACGTACGTAC", b2 = "ACGAACGTTC"), flank5 = c(f5a, f5b), flank3 = f3,
+    ends = "front")
+  withr::local_seed(8)
+  reads <- c(paste0(f5a, "ACGAACGTTC", f3, sim_dna(300)), paste0(f5a, "ACGTACGTAC", f3, sim_dna(300)))
+  x <- sassy_assign(reads, set, k = 6L, ends = 60L)
+  expect_identical(x$front_cost, c(2L, 0L))
+  expect_identical(x$front_barcode_cost, c(2L, 0L))
+  expect_identical(x$reason, c("ambiguous", NA))
+  expect_identical(x$sample, c(NA, "b1"))
+  # margin 1: read 2's runner-up (b2: cost 6, 2 edits on its barcode) is
+  # still too far on both
+  expect_identical(sassy_assign(reads, set, k = 6L, ends = 60L, margin = 1L)$sample, c(NA, "b1"))
+  dir <- withr::local_tempdir()
+  fq <- file.path(dir, "r.fastq")
+  writeLines(paste0("@r", 1:2, "\n", reads, "\n+\n", strrep("I", nchar(reads))), fq)
+  res <- sassy_demultiplex_fastx(fq, set, k = 6L, ends = 60L, output = file.path(dir, "{name}.fastq"))
+  expect_identical(sassy_read_fastx(res$path[res$name == "ambiguous"])$name, "r1")
+  expect_identical(sassy_read_fastx(res$path[res$name == "b1"])$name, "r2")
+})
+
 test_that("a set with flanks lets its patterns hang over a read's ends (overhang 0.5)", {
   sim <- sim_symmetric(14L, 29L)
   r <- sim$reads

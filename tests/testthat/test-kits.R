@@ -278,3 +278,44 @@ test_that("a kit assigns planted reads of every barcode, and reads without one a
   expect_identical(at$pattern_name, a$pattern_name)
   expect_identical(at$cost, a$cost)
 })
+
+test_that("barcode_cost is barcode_edits() of the best hit's CIGAR, overhanging letters included", {
+  withr::local_seed(381)
+  kit <- sassy_kit("EXP-NBD104")
+  pats <- ducksassy:::set_patterns(kit)
+  n <- 60L
+  reads <- character(n)
+  for (r in seq_len(n)) {
+    site <- pats[[sample(length(pats), 1L)]]
+    for (e in seq_len(sample(0:6, 1L))) {
+      site <- edit_at(site, sample(2:(nchar(site) - 1L), 1L), sample(c("sub", "ins", "del"), 1L))
+    }
+    # a third of the reads start or end inside their site: overhang
+    cut <- sample(0:25, 1L)
+    reads[r] <- switch(r %% 3L + 1L,
+      paste0(random_dna(30), site, random_dna(200)),
+      paste0(substring(site, cut + 1L), random_dna(200)),
+      revcomp(paste0(random_dna(200), substr(site, 1L, nchar(site) - cut)))
+    )
+  }
+  # the front end (its first 120 letters) of the both-ends assignment
+  a <- sassy_assign(reads, kit, ends = 120L)
+  h <- sassy_search(reads, pats, ducksassy:::default_set_k(kit), overhang = 0.5, ends = c(120L, 0L))
+  h <- h[order(h$record, h$cost, h$pattern, h$start, h$end, h$strand != "+"), ]
+  h$bc <- ducksassy:::barcode_edits(h$cigar, nchar(kit$flank5)[h$pattern],
+    nchar(kit$barcode)[h$pattern], h$pattern_start - 1L)
+  best <- h[!duplicated(h$record), ]
+  i <- match(seq_len(n), best$record)
+  want <- best$bc[i]
+  expect_true(sum(!is.na(want)) >= 50L)
+  expect_true(any(best$pattern_start > 1L | best$pattern_end < nchar(pats[best$pattern])))
+  expect_identical(a$front_barcode_cost, want)
+  # the margin (0) on the costs and on the barcode edits: the runner-up is
+  # the best hit of another barcode; the cap, ceiling(0.45 * 24) = 11
+  runner <- h[h$pattern != best$pattern[match(h$record, best$record)], ]
+  runner <- runner[!duplicated(runner$record), ]
+  j <- match(seq_len(n), runner$record)
+  close <- !is.na(j) & (runner$cost[j] <= best$cost[i] | runner$bc[j] <= best$bc[i])
+  named <- !is.na(i) & !close & want <= 11L
+  expect_identical(!is.na(a$front_barcode), named)
+})

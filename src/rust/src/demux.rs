@@ -77,8 +77,8 @@ fn report_spec(report: &Robj) -> Result<Option<DemuxReport>, FastxError> {
 /// pattern), `sheet_front`, `sheet_rear` (`NA`: any), `sheet_sample`
 /// (0-based), `output_of_sample`, `output_of_reason` (0-based outputs),
 /// `flank_plans` (a list of plans), `chimeras`, `chimera_k`, `barcode_names`,
-/// `sample_names`, `barcode_from`, `barcode_to` and `barcode_cap` (of each
-/// pattern, or all empty: no cap); or none for `NULL`. R builds it: anything else is an
+/// `sample_names` and `barcode_cap` (of each pattern, or empty: no cap; the
+/// plan has the barcodes' letters); or none for `NULL`. R builds it: anything else is an
 /// internal error.
 fn ends_spec(ends: &Robj) -> Result<Option<EndsSpec>, FastxError> {
     if ends.is_null() {
@@ -115,11 +115,7 @@ fn ends_spec(ends: &Robj) -> Result<Option<EndsSpec>, FastxError> {
     let flank_plans = flank_list.values().map(|p| crate::plan::search_plan(&p)).collect::<Result<Vec<_>, _>>()?;
     let chimeras = get("chimeras")?.as_bool().ok_or_else(|| bad("chimeras"))?;
     let chimera_k = some("chimera_k")?.first().copied().ok_or_else(|| bad("chimera_k"))? as usize;
-    let (from, to) = (some("barcode_from")?, some("barcode_to")?);
     let barcode_caps = some("barcode_cap")?;
-    if from.len() != to.len() || from.len() != barcode_caps.len() || from.iter().zip(&to).any(|(a, b)| a > b) {
-        return Err(bad("barcode spans"));
-    }
     Ok(Some(EndsSpec {
         end_length,
         rule,
@@ -128,7 +124,6 @@ fn ends_spec(ends: &Robj) -> Result<Option<EndsSpec>, FastxError> {
         flank_plans,
         chimeras,
         chimera_k,
-        barcode_spans: from.into_iter().zip(to).collect(),
         barcode_caps,
         barcode_names: strings("barcode_names")?,
         sample_names: strings("sample_names")?,

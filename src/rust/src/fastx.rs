@@ -44,7 +44,7 @@ fn ds_fastx_search(paths: Robj, plan: Robj, read: Robj, progress: Robj) -> Robj 
                 r?
             }
             SearchOutput::Values(v) => values_to_r(&v, plan.mode == Mode::Contains)?,
-            SearchOutput::Best(b) => best_to_r(&b, margin)?,
+            SearchOutput::Best(b) => best_to_r(&b, margin, !plan.barcode_spans.is_empty())?,
         })
     })()))
 }
@@ -299,14 +299,14 @@ pub(crate) fn hits_to_r(h: &FastxHits, cigar: bool) -> Result<Robj, FastxError> 
 /// columns without copies.
 /// `list(records_per_file, name, best)`: as [`values_to_r`], with the
 /// assignment columns of every record (`assign::best_to_r`).
-fn best_to_r(b: &fastx::FastxBest, margin: i32) -> Result<Robj, FastxError> {
+fn best_to_r(b: &fastx::FastxBest, margin: i32, by_barcode: bool) -> Result<Robj, FastxError> {
     let n = b.names.len();
     if b.records_per_file.iter().sum::<u64>() != n as u64 || b.best.len() != n {
         return Err(CoreError::Internal("record counts disagree".into()).into());
     }
     let records_per_file = Doubles::from_values(b.records_per_file.iter().map(|&c| c as f64));
     let name = strings_r(n, |i| Some(b.names.get(i)));
-    Ok(list!(records_per_file = records_per_file, name = name, best = crate::assign::best_to_r(&b.best, margin)).into())
+    Ok(list!(records_per_file = records_per_file, name = name, best = crate::assign::best_to_r(&b.best, margin, by_barcode)).into())
 }
 
 fn values_to_r(v: &FastxValues, logical: bool) -> Result<Robj, FastxError> {

@@ -188,7 +188,7 @@ pub(crate) fn output_to_r(out: Output, plan: &SearchPlan, margin: i32) -> Robj {
             r
         }
         Output::Values(v) => values_to_r(&v, plan.mode == Mode::Contains),
-        Output::Best(b) => assign::best_to_r(&b, margin),
+        Output::Best(b) => assign::best_to_r(&b, margin, !plan.barcode_spans.is_empty()),
     }
 }
 

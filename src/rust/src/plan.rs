@@ -110,6 +110,18 @@ impl<'a> Fields<'a> {
 
 /// The options of a `ducksassy_plan` list, and its patterns (guides for a
 /// CRISPR plan: those have a `pam_length`) borrowed from R.
+/// The barcode letters `[from, to)` of each pattern (`barcode_from`,
+/// `barcode_to`, R's with_barcode_spans()), or none: both `NULL`.
+fn barcode_spans(f: &Fields, n: usize) -> Result<Vec<ducksassy_core::barcode_edits::Span>, CoreError> {
+    match (f.whole_numbers_or_null("barcode_from")?, f.whole_numbers_or_null("barcode_to")?) {
+        (None, None) => Ok(Vec::new()),
+        (Some(from), Some(to)) if from.len() == n && to.len() == n && from.iter().zip(&to).all(|(&a, &b)| 0 <= a && a <= b && b <= u32::MAX as i64) => {
+            Ok(from.iter().zip(&to).map(|(&a, &b)| (a as u32, b as u32)).collect())
+        }
+        _ => Err(CoreError::Internal("the search plan's barcode spans do not match its patterns".into())),
+    }
+}
+
 pub(crate) fn search_plan(plan: &Robj) -> Result<SearchPlan, CoreError> {
     let f = Fields::new(plan, "search plan")?;
     let k = f.number("k")?;
@@ -138,8 +150,16 @@ pub(crate) fn search_plan(plan: &Robj) -> Result<SearchPlan, CoreError> {
     for (i, p) in strings.iter().enumerate() {
         patterns.push(p.ok_or_else(|| CoreError::invalid(arg, Some(i), Value::Missing, Rule::NotMissing))?);
     }
+    let spans = barcode_spans(&f, patterns.len())?;
     match crispr {
-        None => SearchPlan::new(&opts, &patterns),
+        None => SearchPlan::new(&opts, &patterns).map(|mut plan| {
+            if !spans.is_empty() {
+                // the barcode's edits are counted along the hits' CIGARs
+                plan.barcode_spans = spans;
+                plan.cigar = true;
+            }
+            plan
+        }),
         Some(pam) => {
             let c = CrisprOptions {
                 // below 1 (or NA, which R refuses first) is the core's error

@@ -121,9 +121,11 @@ pub enum EndStatus {
 }
 
 impl EndStatus {
-    pub fn of(best: &crate::assign::Best, margin: i32) -> EndStatus {
+    /// `by_barcode`: the margin compares barcode edits (a plan with
+    /// barcode spans, [`crate::assign::Best::status_with`]).
+    pub fn of(best: &crate::assign::Best, margin: i32, by_barcode: bool) -> EndStatus {
         use crate::assign::Status;
-        match (best.status(margin), best.hit) {
+        match (best.status_with(margin, by_barcode), best.hit) {
             (Status::Assigned, Some(h)) => EndStatus::Assigned(h.pattern),
             (Status::Ambiguous, _) => EndStatus::Ambiguous,
             _ => EndStatus::Unassigned,

@@ -34,7 +34,7 @@ fn rule(h: &HitBuffer, n: usize) -> Vec<(Option<(i32, u32, u32, u32, bool)>, Opt
 }
 
 fn flat(b: &[Best]) -> Vec<(Option<(i32, u32, u32, u32, bool)>, Option<i32>)> {
-    b.iter().map(|b| (b.hit.map(|h| (h.cost, h.pattern, h.start, h.end, h.minus)), b.other_cost)).collect()
+    b.iter().map(|b| (b.hit.map(|h| (h.cost, h.pattern, h.start, h.end, h.minus)), b.other_cost())).collect()
 }
 
 fn random_opts(r: &mut StdRng, alphabet: Alphabet, m: usize, round: usize) -> SearchOptions {

@@ -305,7 +305,7 @@ impl Bufs {
         self.pattern_end.push(0);
         self.cost.push(h.map_or(0, |h| h.cost));
         self.minus.push(h.is_some_and(|h| h.minus) as u8);
-        self.other_cost.push(b.other_cost.unwrap_or(NO_COST));
+        self.other_cost.push(b.other_cost().unwrap_or(NO_COST));
         self.status.push(match b.status(margin) {
             Status::Assigned => STATUS_ASSIGNED,
             Status::Ambiguous => STATUS_AMBIGUOUS,

@@ -45,9 +45,9 @@ pub struct EndsSpec {
     /// ends' k: see R's chimera_k()).
     pub chimeras: bool,
     pub chimera_k: usize,
-    /// The barcode letters of each pattern and the most edits on them a hit
-    /// may have to name its barcode (the cap); both empty: no cap.
-    pub barcode_spans: Vec<crate::barcode_edits::Span>,
+    /// The most edits on its barcode's letters (the plan's barcode spans)
+    /// a hit may have to name its barcode (the cap), of each pattern;
+    /// empty: no cap.
     pub barcode_caps: Vec<u32>,
     /// For the report: the name of each barcode and of each sample.
     pub barcode_names: Vec<String>,
@@ -134,12 +134,9 @@ impl<'s> EndsSearch<'s> {
         if spec.output_of_sample.len() < spec.rule.n_samples {
             return Err(CoreError::Internal("both ends: an output per sample needed".into()));
         }
-        if !spec.barcode_spans.is_empty() && (spec.barcode_spans.len() != plan.patterns.len() || spec.barcode_caps.len() != plan.patterns.len()) {
+        if !spec.barcode_caps.is_empty() && (plan.barcode_spans.len() != plan.patterns.len() || spec.barcode_caps.len() != plan.patterns.len()) {
             return Err(CoreError::Internal("both ends: a barcode span and cap per pattern needed".into()));
         }
-        // the barcode's edits are counted along the hits' CIGARs
-        let spans = SearchPlan { barcode_spans: spec.barcode_spans.clone(), cigar: plan.cigar || !spec.barcode_spans.is_empty(), ..plan.clone() };
-        let plan = &spans;
         let with_ends = |p: &SearchPlan, e| SearchPlan { ends: e, ..p.clone() };
         Ok(EndsSearch {
             spec,
@@ -165,7 +162,7 @@ impl<'s> EndsSearch<'s> {
     /// when the cap took its barcode away (an assigned or an ambiguous
     /// end: a best hit over the cap is no barcode, nor a tie of two).
     pub fn status(&self, b: &Best) -> (EndStatus, bool) {
-        match (EndStatus::of(b, self.margin), b.hit) {
+        match (EndStatus::of(b, self.margin, !self.front.barcode_spans.is_empty()), b.hit) {
             (EndStatus::Assigned(_) | EndStatus::Ambiguous, Some(h)) if self.over_cap(h.pattern, h.barcode_edits) => (EndStatus::Unassigned, true),
             (s, _) => (s, false),
         }
@@ -263,12 +260,12 @@ mod tests {
     use crate::ends_policy::{Policy, RowEnd};
 
     fn best(pattern: u32, start: u32, end: u32, minus: bool) -> Best {
-        Best { hit: Some(BestHit { cost: 0, pattern, start, end, minus, sample: pattern, barcode_edits: 0 }), other_cost: None, missing: false }
+        Best { hit: Some(BestHit { cost: 0, pattern, start, end, minus, sample: pattern, barcode_edits: 0 }), other: None, missing: false }
     }
 
     fn record(front: Best, rear: Best) -> EndsRecord {
         let rule = EndsRule::new(Policy::Either, vec![0, 1], vec![RowEnd::Both; 2], &[]).unwrap();
-        let ends = [EndStatus::of(&front, 0), EndStatus::of(&rear, 0)];
+        let ends = [EndStatus::of(&front, 0, false), EndStatus::of(&rear, 0, false)];
         let call = rule.combine(ends[0], ends[1]);
         EndsRecord { front, rear, ends, call, output: 0 }
     }

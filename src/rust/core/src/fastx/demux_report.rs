@@ -102,7 +102,7 @@ fn hit_fields(line: &mut Vec<u8>, b: &Best, pattern_names: &[String], num: &mut 
             }
         }
     }
-    match b.other_cost {
+    match b.other_cost() {
         Some(c) => field(line, num.format(c).as_bytes()),
         None => field(line, b"NA"),
     }
@@ -138,7 +138,7 @@ mod tests {
             b.raw.push(b">x\nA\n");
         }
         let hit = |pattern, cost, minus| Some(BestHit { cost, pattern, start: 9, end: 29, minus, sample: pattern, barcode_edits: 0 });
-        let best = [Best { hit: hit(1, 2, true), other_cost: None, missing: false }, Best::default(), Best { hit: hit(0, 1, false), other_cost: Some(1), missing: false }];
+        let best = [Best { hit: hit(1, 2, true), other: None, missing: false }, Best::default(), Best { hit: hit(0, 1, false), other: hit(1, 1, false), missing: false }];
         let route = [(0, Some(1)), (1, None), (2, None)];
         let mut out = writer::Output::create(&path, None, 1024).unwrap();
         out.write_all(HEADER).unwrap();
