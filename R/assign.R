@@ -61,8 +61,12 @@ end_mode_formals <- function() {
 #' each barcode is then searched with its flanks as one pattern named by the
 #' barcode, `k` defaults from the set's layout when not given (see
 #' [sassy_kits()], *The default k*), the result has the column
-#' `barcode_cost`, the edits that fall on the barcode itself, and the
-#' assignment is that of both ends (next section).
+#' `barcode_cost`, the edits that fall on the barcode itself, to which the
+#' margin applies as well as to the cost and whose cap makes an end's hit
+#' no barcode (see [sassy_kits()], *Barcode edits* and *The barcode cap*),
+#' `overhang` defaults to 0.5 (a read's end may cut into its adapter; see
+#' *Read ends* there), and the assignment is that of both ends (next
+#' section).
 #'
 #' @section Both ends and sample sheets:
 #' With a barcode set as `patterns`, or with `policy` or `samples` given
@@ -95,13 +99,16 @@ end_mode_formals <- function() {
 #'
 #' A read without a sample has a `reason`, the first of these that
 #' applies: `"chimeric"` (with `chimeras = "set_aside"`: a flanked barcode
-#' with at most `k` edits lies wholly in the middle, between the ends, of
-#' a read longer than `2 * L`; the whole read is searched for it),
-#' `"ambiguous"`, `"ends disagree"`, `"one end only"`, `"pair not in sample
-#' sheet"`, `"flank without barcode"` (no barcode, but the set's flank
-#' alone, the longer of `flank5` and `flank3` when it has 8 letters or
-#' more, is found in an end with `ceiling(error_rate * its length)` edits:
-#' the adapter is there, its barcode too damaged), `"no hit"`. `status`
+#' with at most `floor(0.75 * k)` edits lies wholly in the middle, between
+#' the ends, of a read longer than `2 * L`; the whole read is searched for
+#' it; see [sassy_kits()], *Chimeras*), `"ambiguous"`, `"ends disagree"`,
+#' `"one end only"`, `"pair not in sample sheet"`, `"flank without
+#' barcode"` (no barcode, but an end's best hit has more edits on its
+#' barcode than the cap (see [sassy_kits()], *The barcode cap*), or the
+#' set's flank alone, the longer of `flank5` and `flank3` when it has 8
+#' letters or more, is found in an end with `ceiling(error_rate * its
+#' length)` edits: the adapter is there, its barcode too damaged), `"no
+#' hit"`. `status`
 #' then gains the level `"chimeric"`. The result has class
 #' `ducksassy_assignment` (a data frame) with [summary()][assignment-summary]
 #' and [plot()][assignment-summary] methods. Paired mates (the front in
@@ -142,9 +149,9 @@ end_mode_formals <- function() {
 #'       *Samples*).}
 #'     \item{`cost`, `start`, `end`, `strand`}{Its best hit, as in
 #'       [sassy_search()] (1-based, inclusive coordinates).}
-#'     \item{`barcode_cost`}{Only with a barcode set that has flanks (not
-#'       `sassy_assign_table()`): the edits of the best hit on the barcode's
-#'       letters, apart from the flanks'.}
+#'     \item{`barcode_cost`}{Only with a barcode set that has flanks: the
+#'       edits of the best hit on the barcode's letters, apart from the
+#'       flanks' (see [sassy_kits()], *Barcode edits*).}
 #'     \item{`other_cost`}{The lowest cost of another sample's hit.}
 #'     \item{`status`}{A factor with levels `"assigned"`, `"ambiguous"` and
 #'       `"unassigned"`.}
