@@ -63,10 +63,9 @@ end_mode_formals <- function() {
 #' [sassy_kits()], *The default k*), the result has the column
 #' `barcode_cost`, the edits that fall on the barcode itself, to which the
 #' margin applies as well as to the cost and whose cap makes an end's hit
-#' no barcode (see [sassy_kits()], *Barcode edits* and *The barcode cap*),
-#' `overhang` defaults to 0.5 (a read's end may cut into its adapter; see
-#' *Read ends* there), and the assignment is that of both ends (next
-#' section).
+#' no barcode (see [sassy_kits()], *Barcode edits* and *The barcode cap*;
+#' for reads that start inside their adapter, *Read ends* there), and the
+#' assignment is that of both ends (next section).
 #'
 #' @section Both ends and sample sheets:
 #' With a barcode set as `patterns`, or with `policy` or `samples` given
@@ -254,7 +253,6 @@ assign_vector <- function(texts, patterns, k, alphabet, rc, all_endpoints,
                           overhang, max_n_frac, ignore_case, ends, threads,
                           indels, margin, policy, samples, chimeras, call) {
   mode <- ends_mode(patterns, policy, samples, chimeras, ends, call)
-  overhang <- verb_overhang(overhang, patterns, alphabet, call)
   sp <- as_search_patterns(patterns, given_k(k, call))
   one <- function(ends) {
     assign_vector_one(texts, sp, alphabet, rc, all_endpoints, overhang,
@@ -310,7 +308,6 @@ assign_fastx <- function(paths, patterns, k, args, BPPARAM, margin,
     swapped_hint(patterns, is_file, "sassy_assign_fastx", "paths")
   })
   mode <- ends_mode(patterns, policy, samples, chimeras, args$ends, call)
-  args["overhang"] <- list(verb_overhang(args$overhang, patterns, args$alphabet, call))
   sp <- as_search_patterns(patterns, given_k(k, call))
   one <- function(ends) {
     args$ends <- ends
@@ -381,7 +378,6 @@ assign_table <- function(con, table, patterns, k, column, id, args,
     args$threads <- sassy_threads()
   }
   mode <- ends_mode(patterns, policy, samples, chimeras, args$ends, call)
-  args["overhang"] <- list(verb_overhang(args$overhang, patterns, args$alphabet, call))
   sp <- as_search_patterns(patterns, given_k(k, call))
   if (is.null(mode)) {
     return(assign_table_one(con, table, sp, column, id, args, chunk_rows, output,

@@ -283,7 +283,6 @@ demultiplex_fastx <- function(paths, patterns, output, k, margin, trim, mates,
     # search; these warn of ends shorter than a pattern)
     args$ends <- e$L
   }
-  args["overhang"] <- list(verb_overhang(args$overhang, patterns, args$alphabet, call))
   sp <- as_search_patterns(patterns, given_k(k, call))
   patterns <- sp$patterns
   k <- sp$k

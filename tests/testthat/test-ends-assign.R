@@ -328,25 +328,38 @@ test_that("the margin applies to the barcode's edits as well as to the costs", {
   expect_identical(sassy_read_fastx(res$path[res$name == "b1"])$name, "r2")
 })
 
-test_that("a set with flanks lets its patterns hang over a read's ends (overhang 0.5)", {
+test_that("with overhang a set's patterns hang over the reads' own ends", {
   sim <- sim_symmetric(14L, 29L)
   r <- sim$reads
   # read 1 (a forward read with a barcode at both ends) starts inside its
   # front construct: its 20 random letters and 8 of flank5 cut off
   expect_false(is.na(sim$truth$front[[1L]]))
   r[[1L]] <- substring(r[[1L]], 29L)
-  default <- sassy_assign(r, sim$set, k = 6L, ends = 120L)
-  expect_identical(default, sassy_assign(r, sim$set, k = 6L, ends = 120L, overhang = 0.5))
-  none <- sassy_assign(r, sim$set, k = 6L, ends = 120L, overhang = NULL)
-  # 8 missing letters cost 8 > k without overhang, 4 with it
-  expect_identical(default$front_barcode[[1L]], sim$truth$front[[1L]])
-  expect_identical(none$front_barcode[[1L]], NA_character_)
-  expect_identical(default$sample[-1L], none$sample[-1L])
-  # bare patterns keep overhang NULL
-  expect_identical(
-    sassy_assign(r, sim$set$barcode, k = 3L, ends = 120L, policy = "either"),
-    sassy_assign(r, sim$set$barcode, k = 3L, ends = 120L, policy = "either", overhang = NULL)
-  )
+  plain <- sassy_assign(r, sim$set, k = 6L, ends = 120L)
+  over <- sassy_assign(r, sim$set, k = 6L, ends = 120L, overhang = 0.5)
+  # 8 missing letters cost 8 > k without overhang, 4 with it (plus the
+  # barcode's own edits: the flanks have none)
+  expect_identical(over$front_barcode[[1L]], sim$truth$front[[1L]])
+  expect_identical(over$front_cost[[1L]], 4L + over$front_barcode_cost[[1L]])
+  expect_identical(plain$front_barcode[[1L]], NA_character_)
+  # the other reads' ends are called without overhang: the same
+  expect_identical(over[-1L, ], plain[-1L, ], ignore_attr = TRUE)
+  # a hit hanging over the inner edge of an end is none: the construct cut
+  # by the end's edge (its first 60 of 120 letters are the read's 60..119)
+  r2 <- paste0(sim_dna(90), paste0(sim$f5, sim$bcs[["bc2"]], sim$f3), sim_dna(400))
+  e <- sassy_assign(r2, sim$set, k = 6L, ends = 100L, overhang = 0.5)
+  expect_identical(e$front_barcode, NA_character_)
+  # the demultiplexer calls as the assignment does
+  dir <- withr::local_tempdir()
+  fq <- file.path(dir, "r.fastq")
+  writeLines(paste0("@", names(r), "\n", r, "\n+\n", strrep("I", nchar(r))), fq)
+  res <- sassy_demultiplex_fastx(fq, sim$set, k = 6L, ends = 120L, overhang = 0.5,
+    output = file.path(dir, "{name}.fastq"))
+  got <- unlist(lapply(seq_len(nrow(res)), function(i) {
+    stats::setNames(rep(res$name[[i]], res$records[[i]]), sassy_read_fastx(res$path[[i]])$name)
+  }))
+  want <- ifelse(is.na(over$sample), ifelse(over$status == "ambiguous", "ambiguous", "unassigned"), over$sample)
+  expect_identical(unname(got[names(r)]), want)
 })
 
 test_that("bare patterns with a policy act as a set without flanks", {

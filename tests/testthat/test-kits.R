@@ -298,24 +298,39 @@ test_that("barcode_cost is barcode_edits() of the best hit's CIGAR, overhanging 
       revcomp(paste0(random_dna(200), substr(site, 1L, nchar(site) - cut)))
     )
   }
-  # the front end (its first 120 letters) of the both-ends assignment
-  a <- sassy_assign(reads, kit, ends = 120L)
-  h <- sassy_search(reads, pats, ducksassy:::default_set_k(kit), overhang = 0.5, ends = c(120L, 0L))
-  h <- h[order(h$record, h$cost, h$pattern, h$start, h$end, h$strand != "+"), ]
-  h$bc <- ducksassy:::barcode_edits(h$cigar, nchar(kit$flank5)[h$pattern],
-    nchar(kit$barcode)[h$pattern], h$pattern_start - 1L)
-  best <- h[!duplicated(h$record), ]
-  i <- match(seq_len(n), best$record)
-  want <- best$bc[i]
-  expect_true(sum(!is.na(want)) >= 50L)
-  expect_true(any(best$pattern_start > 1L | best$pattern_end < nchar(pats[best$pattern])))
-  expect_identical(a$front_barcode_cost, want)
-  # the margin (0) on the costs and on the barcode edits: the runner-up is
-  # the best hit of another barcode; the cap, ceiling(0.45 * 24) = 11
-  runner <- h[h$pattern != best$pattern[match(h$record, best$record)], ]
-  runner <- runner[!duplicated(runner$record), ]
-  j <- match(seq_len(n), runner$record)
-  close <- !is.na(j) & (runner$cost[j] <= best$cost[i] | runner$bc[j] <= best$bc[i])
-  named <- !is.na(i) & !close & want <= 11L
-  expect_identical(!is.na(a$front_barcode), named)
+  # the front end (its first 120 letters) of the both-ends assignment, with
+  # overhang: an end that the plain search does not call is searched again
+  # with patterns hanging over the read's start
+  a <- sassy_assign(reads, kit, ends = 120L, overhang = 0.5)
+  k <- ducksassy:::default_set_k(kit)
+  with_bc <- function(h) {
+    h$bc <- ducksassy:::barcode_edits(h$cigar, nchar(kit$flank5)[h$pattern],
+      nchar(kit$barcode)[h$pattern], h$pattern_start - 1L)
+    h[order(h$record, h$cost, h$pattern, h$start, h$end, h$strand != "+"), ]
+  }
+  # the best hit and the runner-up (the best of another barcode) of each
+  # record, and whether the margin (0) on the costs and barcode edits calls it
+  calls <- function(h) {
+    best <- h[!duplicated(h$record), ]
+    i <- match(seq_len(n), best$record)
+    runner <- h[h$pattern != best$pattern[match(h$record, best$record)], ]
+    runner <- runner[!duplicated(runner$record), ]
+    j <- match(seq_len(n), runner$record)
+    close <- !is.na(j) & (runner$cost[j] <= best$cost[i] | runner$bc[j] <= best$bc[i])
+    list(bc = best$bc[i], called = !is.na(i) & !close)
+  }
+  plain <- with_bc(sassy_search(reads, pats, k, ends = c(120L, 0L)))
+  first <- calls(plain)
+  over <- with_bc(sassy_search(reads, pats, k, overhang = 0.5))
+  m <- nchar(pats)[over$pattern]
+  at_start <- over$start == 1L & over$end <= 120L &
+    ifelse(over$strand == "+", over$pattern_start > 1L, over$pattern_end < m)
+  union <- with_bc(rbind(plain[, names(over)], over[at_start & !first$called[over$record], ])[, names(over)])
+  final <- calls(union)
+  expect_true(sum(!is.na(final$bc)) >= 50L)
+  expect_true(sum(!first$called & final$called) >= 3L)
+  expect_true(any(at_start & !first$called[over$record]))
+  expect_identical(a$front_barcode_cost, final$bc)
+  # the cap, ceiling(0.45 * 24) = 11
+  expect_identical(!is.na(a$front_barcode), final$called & final$bc <= 11L)
 })

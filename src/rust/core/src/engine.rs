@@ -95,18 +95,41 @@ pub fn run(
         run_values(plan, texts, ctl, poll, &mut values)?;
         return Ok(Output::Values(values));
     }
+    let mut poll = poll;
     let tasks = plan_tasks(plan, texts);
-    let results = execute(plan, texts, &tasks, ctl, poll, None)?;
+    let results = execute(plan, texts, &tasks, ctl, reborrow(&mut poll), None)?;
     let out = if plan.mode == Mode::Assign { merge_best(texts.len(), &tasks, results) } else { merge(plan, &tasks, results) };
+    let out = with_edges(plan, None, texts, out?, ctl, poll);
     // the workers may have passed their last check before the cancel came
     interrupted_wins(ctl.cancel.load(Relaxed), out)
+}
+
+/// The poll callback again, for a second search of one call.
+fn reborrow<'a>(poll: &'a mut Option<&mut dyn FnMut() -> bool>) -> Option<&'a mut dyn FnMut() -> bool> {
+    match poll {
+        Some(p) => Some(&mut **p),
+        None => None,
+    }
+}
+
+/// An assignment with overhang at the records' own ends only: the strips'
+/// hits merged in (`edge_overhang.rs`).
+fn with_edges(plan: &SearchPlan, ends: Option<(usize, usize)>, texts: &[Option<&[u8]>], out: Output, ctl: &Control, poll: Option<&mut dyn FnMut() -> bool>) -> Result<Output, CoreError> {
+    match (&plan.edges, out) {
+        (Some(edges), Output::Best(mut b)) if plan.mode == Mode::Assign => {
+            crate::edge_overhang::merge_edges(edges, ends, texts, &plan.samples, &mut b, ctl, poll)?;
+            Ok(Output::Best(b))
+        }
+        (_, out) => Ok(out),
+    }
 }
 
 /// [`run`] of the ends of the records (`ends.rs`): the slices are searched
 /// as texts, their results become the records'.
 fn run_ends(plan: &SearchPlan, ends: (usize, usize), texts: &[Option<&[u8]>], ctl: &Control, poll: Option<&mut dyn FnMut() -> bool>) -> Result<Output, CoreError> {
-    let (slices, out) = search_ends(plan, ends, texts, ctl, poll)?;
-    Ok(match out {
+    let mut poll = poll;
+    let (slices, out) = search_ends(plan, ends, texts, ctl, reborrow(&mut poll))?;
+    let out = match out {
         Output::Hits(bufs) => Output::Hits(slices.hits(bufs)),
         Output::Values(v) => {
             let mut out = vec![0; value_cells(plan, texts.len())?];
@@ -114,7 +137,8 @@ fn run_ends(plan: &SearchPlan, ends: (usize, usize), texts: &[Option<&[u8]>], ct
             Output::Values(out)
         }
         Output::Best(b) => Output::Best(slices.best(b, texts.len())),
-    })
+    };
+    with_edges(plan, Some(ends), texts, out, ctl, poll)
 }
 
 /// The end slices of `texts` and the search of them as whole texts, with
@@ -127,7 +151,8 @@ fn search_ends<'t>(
     poll: Option<&mut dyn FnMut() -> bool>,
 ) -> Result<(crate::ends::Slices<'t>, Output), CoreError> {
     let slices = crate::ends::slices(texts, ends);
-    let whole = SearchPlan { ends: None, ..plan.clone() };
+    // (the records' edges are searched after, on the records)
+    let whole = SearchPlan { ends: None, edges: None, ..plan.clone() };
     let out = run(&whole, &slices.texts, ctl, poll).map_err(|e| slices.error(e))?;
     Ok((slices, out))
 }

@@ -22,6 +22,7 @@ pub mod barcode_edits;
 pub mod cigar;
 pub mod control;
 pub mod crispr;
+pub mod edge_overhang;
 pub mod ends;
 pub mod ends_policy;
 pub mod engine;

@@ -277,6 +277,11 @@ pub struct SearchPlan {
     /// edits there. Empty (from `new()`) for none; a caller that sets it
     /// sets `cigar` too, which the count reads.
     pub barcode_spans: Vec<crate::barcode_edits::Span>,
+    /// An assignment whose patterns hang over the records' own ends only
+    /// (`edge_overhang.rs`): this plan searches without overhang, `edges`
+    /// (hits, with overhang) the strips at the records' ends. `None` from
+    /// `new()`.
+    pub edges: Option<Box<crate::edge_overhang::Edges>>,
 }
 
 impl SearchPlan {
@@ -394,6 +399,7 @@ impl SearchPlan {
             samples,
             rc_filter: opts.rc && opts.overhang.is_none() && opts.indels && opts.rc_filter.unwrap_or_else(rc_filter_by_env),
             barcode_spans: Vec::new(),
+            edges: None,
         })
     }
 

@@ -193,8 +193,15 @@ impl Drop for TraceMemory {
     }
 }
 
-/// Total physical memory in bytes, where the system says (Linux).
+/// Total physical memory in bytes, where the system says (Linux); read
+/// once per process (every traced search in steps asks, and reading
+/// `/proc/meminfo` each time was a tenth of a kit's demultiplexing).
 fn physical_memory() -> Option<usize> {
+    static RAM: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+    *RAM.get_or_init(read_physical_memory)
+}
+
+fn read_physical_memory() -> Option<usize> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
     let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;

@@ -266,3 +266,74 @@ fn the_best_hit_carries_the_edits_on_its_barcode_letters() {
         }
     }
 }
+
+/// The hits of `b` (records of `texts`) that hang over a record's first or
+/// last letter and lie within its searched ends.
+fn overhanging_at_record_ends(b: &HitBuffer, pats: &[Vec<u8>], texts: &[Option<Vec<u8>>], ends: (usize, usize)) -> Vec<usize> {
+    (0..b.len())
+        .filter(|&i| {
+            let n = texts[b.record[i] as usize].as_ref().unwrap().len();
+            let m = pats[b.pattern[i] as usize].len() as u32;
+            let (first, last) = (b.pattern_start[i] > 0, b.pattern_end[i] < m);
+            let (left, right) = if b.minus[i] { (last, first) } else { (first, last) };
+            let whole = n <= ends.0 + ends.1;
+            let in_head = whole || (b.end[i] as usize) <= ends.0;
+            let in_tail = whole || (b.start[i] as usize) >= n - ends.1;
+            (left || right) && (!left || (b.start[i] == 0 && in_head)) && (!right || (b.end[i] as usize == n && in_tail))
+        })
+        .collect()
+}
+
+#[test]
+fn overhang_at_the_records_own_ends_is_the_union_of_two_searches() {
+    let mut r = rng(391);
+    for round in 0..scaled(60) {
+        let m = r.random_range(6..30);
+        let opts = random_opts(&mut r, Alphabet::Iupac, m, round);
+        let opts = SearchOptions { overhang: Some([0.5, 0.3, 1.0][round % 3]), indels: true, ..opts };
+        let (pats, mut texts) = random_input(&mut r, Alphabet::Iupac, &opts, m);
+        // records that start or end inside a pattern
+        for t in texts.iter_mut().flatten() {
+            let p = &pats[r.random_range(0..pats.len())];
+            let cut = r.random_range(1..p.len());
+            if r.random_bool(0.5) {
+                t.splice(0..0, p[cut..].iter().copied());
+            } else {
+                t.extend_from_slice(&p[..cut]);
+            }
+        }
+        let ends = match round % 3 {
+            0 => (r.random_range(20..80), r.random_range(20..80)),
+            1 => (r.random_range(20..80), 0),
+            _ => (r.random_range(5..20), r.random_range(5..20)),
+        };
+        let p: Vec<&[u8]> = pats.iter().map(|p| p.as_slice()).collect();
+        let o = SearchOptions { mode: Mode::Assign, ends: Some(ends), ..opts.clone() };
+        let margin = (round % 2) as i32;
+        let plan = ducksassy_core::edge_overhang::plan(&o, &p, Vec::new(), margin).unwrap();
+        let t: Vec<Option<&[u8]>> = texts.iter().map(|t| t.as_deref()).collect();
+        let got = match ducksassy_core::run(&plan, &t, &ducksassy_core::Control::new(), None).unwrap() {
+            Output::Best(b) => b,
+            _ => unreachable!(),
+        };
+        // the oracle: the rule on the ends' hits without overhang, and for
+        // the records that leaves without a call (by the margin), the whole
+        // records' hits with overhang that hang over their ends
+        let plain = hits(&SearchOptions { overhang: None, ends: Some(ends), ..opts.clone() }, &pats, &texts);
+        let over = hits(&SearchOptions { ends: None, ..opts.clone() }, &pats, &texts);
+        let first = rule(&plain, texts.len());
+        let called = |rec: u32| matches!(first[rec as usize], (Some(b), o) if o.is_none_or(|o| o > b.0 + margin));
+        let mut union = plain.clone();
+        for i in overhanging_at_record_ends(&over, &pats, &texts, ends).into_iter().filter(|&i| !called(over.record[i])) {
+            union.record.push(over.record[i]);
+            union.pattern.push(over.pattern[i]);
+            union.start.push(over.start[i]);
+            union.end.push(over.end[i]);
+            union.minus.push(over.minus[i]);
+            union.cost.push(over.cost[i]);
+            union.pattern_start.push(over.pattern_start[i]);
+            union.pattern_end.push(over.pattern_end[i]);
+        }
+        assert_eq!(flat(&got), rule(&union, texts.len()), "ends={ends:?} {opts:?}");
+    }
+}

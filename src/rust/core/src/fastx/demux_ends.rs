@@ -144,7 +144,7 @@ impl<'s> EndsSearch<'s> {
             rear: with_ends(plan, Some((0, l))),
             // the middle of a read is not a read's end: a pattern may not
             // hang over its edges (R's chimera search is of whole reads)
-            whole: SearchPlan { overhang: None, k: spec.chimera_k.min(plan.k), ..with_ends(plan, None) },
+            whole: SearchPlan { overhang: None, edges: None, k: spec.chimera_k.min(plan.k), ..with_ends(plan, None) },
             flanks: spec.flank_plans.iter().map(|p| with_ends(p, Some((l, l)))).collect(),
             margin,
         })
