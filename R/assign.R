@@ -110,9 +110,13 @@ end_mode_formals <- function() {
 #' hit"`. `status`
 #' then gains the level `"chimeric"`. The result has class
 #' `ducksassy_assignment` (a data frame) with [summary()][assignment-summary]
-#' and [plot()][assignment-summary] methods. Paired mates (the front in
-#' R1, the rear in R2) are not assigned together: assign each file and
-#' combine the two with the same `record`.
+#' and [plot()][assignment-summary] methods.
+#'
+#' Paired mates (Illumina; `sassy_assign_fastx(mates = )`): the front end
+#' is the first `L` letters of each read (R1), the rear end the first `L`
+#' of its mate (R2), which starts at the fragment's other end; the rear
+#' end's coordinates are the mate's. Chimeras are looked for in the middle
+#' of each mate, flanks at both ends of each.
 #'
 #' @param patterns As in [sassy_search()], or a barcode set of
 #'   [sassy_kit()] or [sassy_barcodes()].
@@ -221,6 +225,11 @@ sassy_assign <- new_verb(
 )
 
 #' @rdname sassy_assign
+#' @param mates `NULL` (default), or (`sassy_assign_fastx()`, the both-ends
+#'   mode) the files of the mates of `paths` (paired reads, R2), one per
+#'   path, in the same order: the front end is then the start of each read
+#'   (R1), the rear end the start of its mate (see *Both ends and sample
+#'   sheets*).
 #' @param paths,table,con,column,id,chunk_rows,output As in
 #'   [sassy_search_fastx()] and [sassy_search_table()].
 #' @param BPPARAM `NULL` (default): assign in this R session. Or a
@@ -233,7 +242,7 @@ sassy_assign <- new_verb(
 #' @export
 sassy_assign_fastx <- new_verb(
   "sassy_assign_fastx",
-  c(verb_formals("fastx", hits = FALSE), alist(margin = 0L), end_mode_formals()),
+  c(verb_formals("fastx", hits = FALSE), alist(margin = 0L), end_mode_formals(), alist(mates = NULL)),
   "assign_fastx",
   options_as_list = TRUE
 )
@@ -303,19 +312,29 @@ assign_vector_one <- function(texts, sp, alphabet, rc, all_endpoints,
 #' The work of sassy_assign_fastx()
 #' @noRd
 assign_fastx <- function(paths, patterns, k, args, BPPARAM, margin,
-                         policy, samples, chimeras, call) {
+                         policy, samples, chimeras, mates, call) {
   paths <- check_fastx_paths(paths, "paths", call = call, hint = function() {
     swapped_hint(patterns, is_file, "sassy_assign_fastx", "paths")
   })
   mode <- ends_mode(patterns, policy, samples, chimeras, args$ends, call)
   sp <- as_search_patterns(patterns, given_k(k, call))
-  one <- function(ends) {
-    args$ends <- ends
-    assign_fastx_one(paths, sp, args, BPPARAM, margin, call)
+  if (!is.null(mates)) {
+    mates <- check_assign_mates(mates, paths, mode, call)
   }
   if (is.null(mode)) {
-    return(one(args$ends))
+    return(assign_fastx_one(paths, sp, args, BPPARAM, margin, call))
   }
+  src <- fastx_source(paths, sp, args, BPPARAM, margin, call)
+  if (!is.null(mates)) {
+    src$mate <- fastx_source(mates, sp, args, BPPARAM, margin, call)
+  }
+  assign_ends(src, mode, sp)
+}
+
+#' The records of files for assign_ends(): their one-end assignment, their
+#' searches and their lengths
+#' @noRd
+fastx_source <- function(paths, sp, args, BPPARAM, margin, call) {
   search <- function(p, kk, e, rc2, more = list(), cigar = FALSE) {
     a <- args
     a$ends <- e
@@ -324,9 +343,12 @@ assign_fastx <- function(paths, patterns, k, args, BPPARAM, margin,
     a[names(more)] <- more
     do.call(sassy_search_fastx, c(list(paths, p, kk), a, list(BPPARAM = BPPARAM)))
   }
-  src <- list(
+  list(
     keys = c("file", "record"),
-    assign = one,
+    assign = function(ends) {
+      args$ends <- ends
+      assign_fastx_one(paths, sp, args, BPPARAM, margin, call)
+    },
     search = search,
     lengths = function() {
       # the last letter of each record: its end is the record's length
@@ -335,9 +357,33 @@ assign_fastx <- function(paths, patterns, k, args, BPPARAM, margin,
       out <- as.list(h)[intersect(c("file", "record"), names(h))]
       out$length <- h$end
       new_data_frame(out, nrow(h))
-    }
+    },
+    call = call
   )
-  assign_ends(src, mode, sp)
+}
+
+#' `mates` of sassy_assign_fastx(): one file per path, in the both-ends
+#' mode; named as `paths` label their files, so that their results carry
+#' the reads' `file`
+#' @noRd
+check_assign_mates <- function(mates, paths, mode, call) {
+  if (is.null(mode)) {
+    abort_value("mates",
+      "`mates` applies in the both-ends mode only: the front end in `paths`, the rear end in `mates`.",
+      mates, call,
+      hint = "Give a barcode set (`sassy_kit()`, `sassy_barcodes()`) as `patterns`, or a `policy`."
+    )
+  }
+  mates <- check_fastx_paths(mates, "mates", call = call)
+  if (length(mates) != length(paths)) {
+    abort_value("mates",
+      "`mates` must have one file per path in `paths`.",
+      mates, call,
+      hint = paste0("`paths` has ", length(paths), " and `mates` ", length(mates), ".")
+    )
+  }
+  names(mates) <- if (has_file_column(paths)) file_labels(paths)
+  mates
 }
 
 #' One assignment of files, with the options `args`

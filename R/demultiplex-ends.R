@@ -20,13 +20,6 @@ demux_ends_mode <- function(patterns, policy, samples, chimeras, reason_files, e
   if (is.null(mode)) {
     return(NULL)
   }
-  if (!is.null(mates)) {
-    abort_value("mates",
-      "`mates` cannot be demultiplexed by both ends of the reads yet.",
-      mates, call,
-      hint = "Demultiplex the mates with bare named patterns (no barcode set, `policy` or `samples`)."
-    )
-  }
   mode$reason_files <- reason_files
   mode
 }

@@ -150,19 +150,25 @@
 #' letters or more, with `k = ceiling(error_rate * length)`) in an end.
 #' With `chimeras = "set_aside"`, the middle of each read longer than `2L`
 #' (its letters from `L + 1` to `n - L`) is searched for the set's
-#' patterns (flanks included, with `k`): a read with a hit wholly there is
-#' chimeric (two molecules joined), whatever its ends say, and goes to
-#' `chimeric`. That search reads the whole of the long reads, so it costs
-#' far more than the ends. `chimeras = "ignore"` (the default) does not
-#' look. Sample names may not be those of these outputs, and `mates` are
-#' not demultiplexed by both ends yet.
+#' patterns (flanks included, with `floor(0.75 * k)`, see [sassy_kits()],
+#' *Chimeras*): a read with a hit wholly there is chimeric (two molecules
+#' joined), whatever its ends say, and goes to `chimeric`. That search
+#' reads the whole of the long reads, so it costs far more than the ends.
+#' `chimeras = "ignore"` (the default) does not look. Sample names may not
+#' be those of these outputs.
+#'
+#' With `mates` (paired reads), the front end is the start of each read
+#' (R1), the rear end the start of its mate (R2), as in
+#' [sassy_assign_fastx()]; both mates go to the pair's output, `{mate}`
+#' telling their files apart.
 #'
 #' With `trim = TRUE`, an assigned record is cut at both ends: everything
 #' up to the end of the front end's hit and everything from the start of
 #' the rear end's hit (each end assigned to a barcode; its hit found in its
 #' `L` letters), in the read's forward coordinates. Where the two hits
 #' overlap (a short read, searched whole for each end, has one site), the
-#' record is cut of that one site as without both ends.
+#' record is cut of that one site as without both ends. With `mates`, the
+#' read is cut after its front end's hit and the mate after its rear end's.
 #'
 #' The report (`report =`) then has, after `other_cost`, the columns
 #' `front_barcode`, `rear_barcode` (the barcodes at the read's front and
@@ -295,7 +301,8 @@ demultiplex_fastx <- function(paths, patterns, output, k, margin, trim, mates,
   ends_spec <- NULL
   if (both) {
     eo <- demux_ends_outputs(plan, sp$set, e, call)
-    outs <- demux_outputs(output, plan$patterns, paired = FALSE, paths, call = call, names = eo$names)
+    outs <- demux_outputs(output, plan$patterns, paired = !is.null(mates), c(paths, mates),
+      call = call, names = eo$names)
     ends_spec <- eo$spec
   } else {
     outs <- demux_outputs(output, plan$patterns, paired = !is.null(mates), c(paths, mates), call = call)

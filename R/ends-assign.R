@@ -139,7 +139,8 @@ check_samples <- function(samples, names, call) {
 assign_ends <- function(src, mode, sp) {
   L <- mode$L
   front <- src$assign(c(L, 0L))
-  rear <- src$assign(c(0L, L))
+  # paired mates: the rear end is the start of the mate
+  rear <- if (is.null(src$mate)) src$assign(c(0L, L)) else mate_ends(front, src$mate$assign(c(L, 0L)), src$call)
   keys <- intersect(src$keys, names(front))
   # the barcode cap: an end whose hit has more edits on the barcode than
   # its cap names no barcode (its flanks matched)
@@ -161,13 +162,17 @@ assign_ends <- function(src, mode, sp) {
     found <- character()
     for (kk in unique(flanks$k)) {
       p <- flanks$patterns[flanks$k == kk]
-      hits <- src$search(p, kk, L, TRUE)
-      found <- c(found, key_of(hits))
+      for (side in c(list(src), if (!is.null(src$mate)) list(src$mate))) {
+        found <- c(found, key_of(side$search(p, kk, L, TRUE)))
+      }
     }
     reason[no_hit[rec[no_hit] %in% found]] <- "flank without barcode"
   }
   if (mode$chimeras == "set_aside") {
     chim <- rec %in% chimera_keys(src, sp, L, caps, key_of)
+    if (!is.null(src$mate)) {
+      chim <- chim | rec %in% chimera_keys(src$mate, sp, L, caps, key_of)
+    }
     reason[chim] <- "chimeric"
     cols$sample[chim] <- NA_character_
   }
@@ -180,6 +185,23 @@ assign_ends <- function(src, mode, sp) {
   df <- new_data_frame(out, nrow(front))
   class(df) <- c("ducksassy_assignment", "data.frame")
   df
+}
+
+#' The rear ends of paired reads: the mates' front-end assignment, whose
+#' records must be the reads' (one mate per read), named as the reads
+#' @noRd
+mate_ends <- function(front, rear, call) {
+  if (nrow(rear) != nrow(front)) {
+    ducksassy_abort(
+      c(
+        "The mates' files must have as many records as the reads' files.",
+        x = paste0("`paths` has ", nrow(front), " records and `mates` ", nrow(rear), ".")
+      ),
+      class = c("ducksassy_mates_error", "ducksassy_input_error"), arg = "mates", call = call
+    )
+  }
+  rear$name <- front$name
+  rear
 }
 
 #' Whether each end's best hit (assigned or ambiguous: a hit over the cap

@@ -289,8 +289,13 @@ test_that("the both-ends arguments are checked", {
   expect_error(dm(samples = data.frame(front = "a", rear = NA, sample = "s/1")), class = "ducksassy_sample_name_error")
   expect_error(sassy_demultiplex_fastx(fq, c(no_hit = "ACGTACGTAC"), output = out, policy = "either"),
     class = "ducksassy_sample_name_error")
-  expect_error(sassy_demultiplex_fastx(fq, w$set, output = file.path(dir, "{name}_R{mate}.fastq"), mates = fq),
-    class = "ducksassy_input_error")
+  # mates whose names are not the reads' (here: another record order)
+  rev_fq <- file.path(tempdir(), "mates-reversed.fastq")
+  recs <- sassy_read_fastx(fq)
+  writeLines(paste0("@", rev(recs$name), "\n", rev(recs$sequence), "\n+\n", strrep("I", nchar(rev(recs$sequence)))), rev_fq)
+  withr::defer(unlink(rev_fq))
+  expect_error(sassy_demultiplex_fastx(fq, w$set, output = file.path(dir, "{name}_R{mate}.fastq"), mates = rev_fq),
+    class = "ducksassy_file_error")
   # nothing was written
   expect_identical(list.files(dir), character())
 })

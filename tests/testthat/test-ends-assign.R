@@ -489,3 +489,56 @@ test_that("NA, empty and no records in the both-ends mode", {
   expect_identical(summary(y)$reads, 0L)
   expect_identical(nrow(summary(y)$samples), 0L)
 })
+
+test_that("paired mates: the front end in R1, the rear end at the start of R2", {
+  sim <- sim_symmetric(28L, 51L)
+  r <- sim$reads
+  # R1: the first 200 letters of each read; R2: the last 200, read from the
+  # other end (reverse complemented), as an Illumina pair of the molecule
+  r1 <- unname(substr(r, 1L, 200L))
+  r2 <- unname(vapply(r, function(x) sim_rc(substring(x, nchar(x) - 199L)), ""))
+  dir <- withr::local_tempdir()
+  fq <- function(x, mate) {
+    f <- file.path(dir, paste0("r_", mate, ".fastq"))
+    writeLines(paste0("@", names(r), "/", mate, "\n", x, "\n+\n", strrep("I", nchar(x))), f)
+    f
+  }
+  f1 <- fq(r1, 1L)
+  f2 <- fq(r2, 2L)
+  for (policy in c("either", "both")) {
+    single <- sassy_assign(r, sim$set, k = 6L, ends = 120L, policy = policy)
+    paired <- sassy_assign_fastx(f1, sim$set, k = 6L, ends = 120L, policy = policy, mates = f2)
+    cols <- c("front_barcode", "front_cost", "rear_barcode", "rear_cost", "orientation",
+      "sample", "status", "reason")
+    expect_identical(as.list(paired[cols]), as.list(single[cols]), info = policy)
+    expect_identical(paired$name, paste0(names(r), "/1"))
+  }
+  # the demultiplexer writes each pair to its sample's two files, trimmed
+  res <- sassy_demultiplex_fastx(f1, sim$set, k = 6L, ends = 120L, mates = f2, trim = TRUE,
+    output = file.path(dir, "out", "{name}_{mate}.fastq"))
+  expect_identical(res$name, c(names(sim$bcs), "unassigned", "ambiguous"))
+  single <- sassy_assign(r, sim$set, k = 6L, ends = 120L)
+  p1 <- sassy_assign_fastx(f1, sim$set, k = 6L, ends = 120L, mates = f2)
+  for (i in seq_len(nrow(res))) {
+    a <- sassy_read_fastx(res$path[[i]])
+    b <- sassy_read_fastx(res$mate_path[[i]])
+    expect_identical(sub("/1$", "", a$name), sub("/2$", "", b$name))
+    want <- names(r)[(if (i <= length(sim$bcs)) single$sample %in% res$name[[i]] else
+      is.na(single$sample) & as.character(single$status) == res$name[[i]])]
+    expect_identical(sub("/1$", "", a$name), want, info = res$name[[i]])
+    # trimmed after the front hit (R1) and after the rear hit (R2)
+    if (i <= length(sim$bcs) && length(want)) {
+      j <- match(want, names(r))
+      cut1 <- ifelse(is.na(p1$front_barcode[j]), 0L, p1$front_end[j])
+      cut2 <- ifelse(is.na(p1$rear_barcode[j]), 0L, p1$rear_end[j])
+      expect_identical(a$sequence, unname(substring(r1[j], cut1 + 1L)))
+      expect_identical(b$sequence, unname(substring(r2[j], cut2 + 1L)))
+    }
+  }
+  expect_identical(sum(res$records), as.double(length(r)))
+  # errors: mates without the both-ends mode, or with other record counts
+  expect_error(sassy_assign_fastx(f1, sim$set$barcode, k = 3L, mates = f2), class = "ducksassy_input_error")
+  short <- file.path(dir, "short.fastq")
+  writeLines(paste0("@", names(r)[-1L], "/2\n", r2[-1L], "\n+\n", strrep("I", nchar(r2[-1L]))), short)
+  expect_error(sassy_assign_fastx(f1, sim$set, k = 6L, ends = 120L, mates = short), class = "ducksassy_mates_error")
+})

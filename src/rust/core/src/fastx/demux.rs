@@ -163,12 +163,13 @@ pub fn demultiplex(
                 check_mate_names(&a, b, &reads[a.file], &m[b.file])?;
             }
             if let Some(e) = ends {
-                let recs = e.assign(&a, &reads[a.file], ctl, poll)?;
+                let m = b.as_ref().zip(mates).map(|(b, m)| (b, m[b.file].as_str()));
+                let recs = e.assign(&a, &reads[a.file], m, ctl, poll)?;
                 let route: Vec<(usize, Option<u32>)> = recs.iter().map(|r| (r.output, None)).collect();
                 for &(o, _) in &route {
                     counts[o] += 1;
                 }
-                return send(Routed { a, b: None, best_a: Vec::new(), best_b: None, route, ends: Some(recs) }, poll);
+                return send(Routed { a, b, best_a: Vec::new(), best_b: None, route, ends: Some(recs) }, poll);
             }
             let best_a = assign_batch(plan, &a, &reads[a.file], ctl, poll)?;
             let best_b = match &b {
@@ -293,12 +294,23 @@ impl Routed {
     fn write(&self, all: &mut [writer::Output], n_out: usize, trim: bool) -> Result<(), FastxError> {
         if let Some(ends) = &self.ends {
             for (i, e) in ends.iter().enumerate() {
-                let out = &mut all[e.output];
-                if trim && e.call.sample.is_some() {
-                    let (from, to) = e.kept(self.a.seq.get(i).len());
-                    write_cut(&self.a, i, from, to, out)?;
-                } else {
-                    out.put(self.a.raw.get(i))?;
+                let cut = trim && e.call.sample.is_some();
+                match &self.b {
+                    None if cut => {
+                        let (from, to) = e.kept(self.a.seq.get(i).len());
+                        write_cut(&self.a, i, from, to, &mut all[e.output])?;
+                    }
+                    None => all[e.output].put(self.a.raw.get(i))?,
+                    // mates: the pair to the output and its mate's
+                    Some(b) if cut => {
+                        let ((f1, t1), (f2, t2)) = e.kept_mates(self.a.seq.get(i).len(), b.seq.get(i).len());
+                        write_cut(&self.a, i, f1, t1, &mut all[e.output])?;
+                        write_cut(b, i, f2, t2, &mut all[n_out + e.output])?;
+                    }
+                    Some(b) => {
+                        all[e.output].put(self.a.raw.get(i))?;
+                        all[n_out + e.output].put(b.raw.get(i))?;
+                    }
                 }
             }
             return Ok(());
@@ -326,10 +338,10 @@ fn check_spec(plan: &SearchPlan, reads: &[String], mates: Option<&[String]>, spe
     if plan.mode != Mode::Assign {
         return bad("needs an assign plan");
     }
+    if mates.map(|m| m.len()) != mates.map(|_| reads.len()) || spec.mate_outputs.as_ref().map(|m| m.len()) != mates.map(|_| n_out) {
+        return bad("mates and their outputs must match the reads'");
+    }
     if let Some(e) = &spec.ends {
-        if mates.is_some() {
-            return bad("both ends with mates");
-        }
         if e.output_of_sample.iter().chain(&e.output_of_reason).any(|&o| o >= n_out) {
             return bad("an output index is out of range");
         }
@@ -337,9 +349,6 @@ fn check_spec(plan: &SearchPlan, reads: &[String], mates: Option<&[String]>, spe
     }
     if spec.sample_of_pattern.len() != plan.patterns.len() || spec.sample_of_pattern.iter().chain([&spec.unassigned, &spec.ambiguous]).any(|&o| o >= n_out) {
         return bad("an output index is out of range");
-    }
-    if mates.map(|m| m.len()) != mates.map(|_| reads.len()) || spec.mate_outputs.as_ref().map(|m| m.len()) != mates.map(|_| n_out) {
-        return bad("mates and their outputs must match the reads'");
     }
     Ok(())
 }

@@ -14,6 +14,11 @@
 //!   ends hold a flank of the set alone (the flank patterns, each plan of
 //!   its own `k`) is "flank without barcode".
 //!
+//! Paired mates (Illumina): the front end is the first `L` letters of the
+//! read (R1), the rear end the first `L` of its mate (R2), which starts at
+//! the other end of the fragment; each mate's middle is searched for
+//! chimeras and both mates' ends for flanks.
+//!
 //! The barcode cap (a set with flanks): an end whose best hit has more
 //! edits on the barcode's own letters (`barcode_edits.rs`) than its
 //! pattern's cap names no barcode: the flanks matched, the barcode did not
@@ -77,6 +82,20 @@ impl EndsRecord {
             (EndStatus::Ambiguous, _) => &self.front,
             _ => &self.rear,
         }
+    }
+
+    /// The letters a trimmed pair keeps: of the read (R1, `n1` letters)
+    /// after the front end's hit, of its mate (R2) after the rear end's,
+    /// of each end assigned to a barcode, for an assigned pair.
+    pub fn kept_mates(&self, n1: usize, n2: usize) -> ((usize, usize), (usize, usize)) {
+        if self.call.sample.is_none() {
+            return ((0, n1), (0, n2));
+        }
+        let after = |b: &Best, e: EndStatus, n: usize| match (e, b.hit) {
+            (EndStatus::Assigned(_), Some(h)) => ((h.end as usize).min(n), n),
+            _ => (0, n),
+        };
+        (after(&self.front, self.ends[0], n1), after(&self.rear, self.ends[1], n2))
     }
 
     /// The letters `[from, to)` of a record of `n` letters that a trimmed
@@ -172,23 +191,26 @@ impl<'s> EndsSearch<'s> {
         self.spec.barcode_caps.get(pattern as usize).is_some_and(|&cap| edits > cap)
     }
 
-    /// Assign the records of one batch (read from `path`) by both ends.
-    pub fn assign(&self, batch: &Batch, path: &str, ctl: &Control, poll: &mut dyn FnMut() -> bool) -> Result<Vec<EndsRecord>, FastxError> {
+    /// Assign the records of one batch (read from `path`) by both ends;
+    /// with `mates` (their batch and file), the pairs: the rear end is the
+    /// start of each mate.
+    pub fn assign(&self, batch: &Batch, path: &str, mates: Option<(&Batch, &str)>, ctl: &Control, poll: &mut dyn FnMut() -> bool) -> Result<Vec<EndsRecord>, FastxError> {
         let texts: Vec<Option<&[u8]>> = batch.seq.iter().map(Some).collect();
         let whole = |i: usize| (i, 0usize);
         let front = search(&self.front, &texts, batch, path, &whole, ctl, poll)?;
-        let rear = search(&self.rear, &texts, batch, path, &whole, ctl, poll)?;
+        let rear = match mates {
+            None => search(&self.rear, &texts, batch, path, &whole, ctl, poll)?,
+            Some((b, p)) => {
+                let mate_texts: Vec<Option<&[u8]>> = b.seq.iter().map(Some).collect();
+                search(&self.front, &mate_texts, b, p, &whole, ctl, poll)?
+            }
+        };
         let status: Vec<[(EndStatus, bool); 2]> = front.iter().zip(&rear).map(|(f, r)| [self.status(f), self.status(r)]).collect();
         let mut calls: Vec<EndsCall> = status.iter().map(|[f, r]| self.spec.rule.combine(f.0, r.0)).collect();
-        let mut chimeric = vec![false; texts.len()];
-        let l = self.spec.end_length;
-        if self.spec.chimeras {
-            // the middle [L, n - L) of the reads longer than 2L
-            let long: Vec<usize> = (0..texts.len()).filter(|&i| batch.seq.get(i).len() > 2 * l).collect();
-            let middles: Vec<Option<&[u8]>> = long.iter().map(|&i| batch.seq.get(i)).map(|s| Some(&s[l..s.len() - l])).collect();
-            let origin = |j: usize| (long[j], l);
-            for (j, b) in search(&self.whole, &middles, batch, path, &origin, ctl, poll)?.iter().enumerate() {
-                chimeric[long[j]] = b.hit.is_some_and(|h| !self.over_cap(h.pattern, h.barcode_edits));
+        let mut chimeric = self.chimeric(batch, path, ctl, poll)?;
+        if let Some((b, p)) = mates {
+            for (c, m) in chimeric.iter_mut().zip(self.chimeric(b, p, ctl, poll)?) {
+                *c |= m;
             }
         }
         // an end whose barcode the cap took away had its flanks
@@ -196,11 +218,15 @@ impl<'s> EndsSearch<'s> {
         if !self.flanks.is_empty() {
             let none: Vec<usize> = (0..texts.len()).filter(|&i| !chimeric[i] && !flank[i] && calls[i].reason == Some(Reason::NoHit)).collect();
             if !none.is_empty() {
-                let sub: Vec<Option<&[u8]>> = none.iter().map(|&i| texts[i]).collect();
                 let origin = |j: usize| (none[j], 0usize);
-                for plan in &self.flanks {
-                    for (j, b) in search(plan, &sub, batch, path, &origin, ctl, poll)?.iter().enumerate() {
-                        flank[none[j]] |= b.hit.is_some();
+                let mut sides = vec![(batch, path)];
+                sides.extend(mates);
+                for (bt, p) in sides {
+                    let sub: Vec<Option<&[u8]>> = none.iter().map(|&i| Some(bt.seq.get(i))).collect();
+                    for plan in &self.flanks {
+                        for (j, b) in search(plan, &sub, bt, p, &origin, ctl, poll)?.iter().enumerate() {
+                            flank[none[j]] |= b.hit.is_some();
+                        }
                     }
                 }
             }
@@ -209,6 +235,26 @@ impl<'s> EndsSearch<'s> {
             *c = c.finish(chimeric[i], flank[i]);
         }
         Ok((0..texts.len()).map(|i| EndsRecord { front: front[i], rear: rear[i], ends: [status[i][0].0, status[i][1].0], call: calls[i], output: self.output(&calls[i]) }).collect())
+    }
+}
+
+impl EndsSearch<'_> {
+    /// Whether each record of `batch` is chimeric (`chimeras`): a hit in
+    /// the middle `[L, n - L)` of the reads longer than `2L`, within the
+    /// barcode cap.
+    fn chimeric(&self, batch: &Batch, path: &str, ctl: &Control, poll: &mut dyn FnMut() -> bool) -> Result<Vec<bool>, FastxError> {
+        let mut chimeric = vec![false; batch.len()];
+        if !self.spec.chimeras {
+            return Ok(chimeric);
+        }
+        let l = self.spec.end_length;
+        let long: Vec<usize> = (0..batch.len()).filter(|&i| batch.seq.get(i).len() > 2 * l).collect();
+        let middles: Vec<Option<&[u8]>> = long.iter().map(|&i| batch.seq.get(i)).map(|s| Some(&s[l..s.len() - l])).collect();
+        let origin = |j: usize| (long[j], l);
+        for (j, b) in search(&self.whole, &middles, batch, path, &origin, ctl, poll)?.iter().enumerate() {
+            chimeric[long[j]] = b.hit.is_some_and(|h| !self.over_cap(h.pattern, h.barcode_edits));
+        }
+        Ok(chimeric)
     }
 }
 
