@@ -414,26 +414,40 @@ if (args$speed) {
     s$o <- nchar(s$set$barcode[[1L]]) + nchar(s$set$flank3[[1L]])
     speed_sets[[sn]] <- s
   }
-  demux_speed <- function(s, sn) {
+  demux_speed <- function(s, sn, overhang = NULL) {
     dir <- file.path(work, paste0("speed-", sn, "-ours"))
     unlink(dir, recursive = TRUE)
     out <- file.path(dir, "{name}.fastq")
     if (ends_api_demux) {
-      sassy_demultiplex_fastx(s$copies, s$set, output = out, ends = L, policy = "either", threads = TH, overwrite = TRUE)
+      sassy_demultiplex_fastx(s$copies, s$set, output = out, ends = L, policy = "either", threads = TH,
+        overwrite = TRUE, overhang = overhang)
     } else {
       sassy_demultiplex_fastx(s$copies, s$set, output = out, ends = L, threads = TH, overwrite = TRUE)
     }
   }
-  tools <- c("ours", if (nzchar(qcat_bin)) c("qcat", "qcat_one"), if (nzchar(cutadapt_bin)) c("cutadapt", "cutadapt_one"))
+  # the floor of any demultiplexer that writes the reads: one pattern of 24
+  # letters, exact, in the first 24 letters of each read (next to no
+  # search), every read read, parsed and written to one of two files
+  io_floor <- function(s, sn) {
+    dir <- file.path(work, paste0("speed-", sn, "-floor"))
+    unlink(dir, recursive = TRUE)
+    sassy_demultiplex_fastx(s$copies, c(x = strrep("ACGT", 6L)), k = 0L, ends = 24L, threads = TH,
+      output = file.path(dir, "{name}.fastq"), overwrite = TRUE)
+  }
+  tools <- c("ours", if (args$overhang > 0) "ours_overhang", "io_floor",
+    if (nzchar(qcat_bin)) c("qcat", "qcat_one"), if (nzchar(cutadapt_bin)) c("cutadapt", "cutadapt_one"))
   call_of <- function(tl, s, sn) {
     switch(tl,
       ours = function() demux_speed(s, sn),
+      ours_overhang = function() demux_speed(s, sn, overhang = args$overhang),
+      io_floor = function() io_floor(s, sn),
       qcat = function() run_qcat(s$sub, s$qcat_kit),
       qcat_one = function() run_qcat(s$one, s$qcat_kit),
       cutadapt = function() run_cutadapt(s$sub, s$fasta, s$o, file.path(work, paste0("speed-", sn, "-cutadapt"))),
       cutadapt_one = function() run_cutadapt(s$one, s$fasta, s$o, file.path(work, paste0("speed-", sn, "-cutadapt1"))))
   }
-  records_of <- function(tl, s) switch(tl, ours = s$n_sub * args$copies, qcat = , cutadapt = s$n_sub, 1L)
+  records_of <- function(tl, s) switch(tl, ours = , ours_overhang = , io_floor = s$n_sub * args$copies,
+    qcat = , cutadapt = s$n_sub, 1L)
   # warm-up (file caches, the first load of each program)
   for (sn in names(speed_sets)) for (tl in tools) invisible(call_of(tl, speed_sets[[sn]], sn)())
   for (rep in seq_len(args$reps)) {
@@ -452,7 +466,7 @@ if (args$speed) {
         speed_rows[[length(speed_rows) + 1L]] <- data.frame(set = sn, tool = tl, rep = rep, order = i,
           records = n, seconds = dt[["elapsed"]],
           cpu_seconds = sum(dt[c("user.self", "sys.self", "user.child", "sys.child")], na.rm = TRUE),
-          seconds_per_read = dt[["elapsed"]] / n, api = if (tl == "ours") (if (ends_api_demux) "ends" else "today") else "",
+          seconds_per_read = dt[["elapsed"]] / n, api = if (tl %in% c("ours", "ours_overhang")) (if (ends_api_demux) "ends" else "today") else "",
           load1 = load_average()[1], stringsAsFactors = FALSE)
         message(sprintf("speed %-10s %-12s rep=%d %.3f s (%d reads)", sn, tl, rep, dt[["elapsed"]], n))
       }
@@ -488,6 +502,8 @@ write_receipt("kits_sim", args, load_before = load_before, extra = list(
   speed_commands = list(
     ours = sprintf("sassy_demultiplex_fastx(copies, kit, ends = %d%s, threads = 1, output = \"{name}.fastq\")", L,
       if (ends_api_demux) ", policy = \"either\"" else ""),
+    ours_overhang = sprintf("the same with overhang = %s", args$overhang),
+    io_floor = "sassy_demultiplex_fastx(copies, c(x = strrep(\"ACGT\", 6)), k = 0, ends = 24, threads = 1, output = \"{name}.fastq\")",
     qcat = "qcat -f reads.fastq -k <kit> --tsv",
     cutadapt = paste("cutadapt", paste(cutadapt_args("adapters.fasta", "<o>", "{name}.fastq", "reads.fastq"), collapse = " ")))
 ))
