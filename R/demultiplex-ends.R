@@ -16,9 +16,16 @@ demux_reason_file <- function(reason) gsub(" ", "_", reason, fixed = TRUE)
 #' @noRd
 demux_ends_mode <- function(patterns, policy, samples, chimeras, reason_files, ends, mates, call) {
   reason_files <- check_flag(reason_files, "reason_files", call = call)
-  mode <- ends_mode(patterns, policy, samples, chimeras, ends, call)
+  mode <- ends_mode(patterns, policy, samples, chimeras, ends, call, split = TRUE)
   if (is.null(mode)) {
     return(NULL)
+  }
+  if (mode$chimeras == "split" && !is.null(mates)) {
+    abort_value("chimeras",
+      "`chimeras = \"split\"` does not split paired mates.",
+      mode$chimeras, call,
+      hint = "Use `chimeras = \"set_aside\"` with `mates`."
+    )
   }
   mode$reason_files <- reason_files
   mode
@@ -91,8 +98,9 @@ demux_ends_outputs <- function(plan, set, e, call) {
       output_of_sample = seq_along(sample_names) - 1L,
       output_of_reason = reason_output,
       flank_plans = flank_plans,
-      chimeras = e$chimeras == "set_aside",
+      chimeras = e$chimeras %in% c("set_aside", "split"),
       chimera_k = chimera_k(plan$k),
+      split = e$chimeras == "split",
       barcode_names = barcodes,
       sample_names = sample_names,
       # the barcode cap of each pattern (ends-assign.R, assign_ends()); the

@@ -154,8 +154,12 @@
 #' *Chimeras*): a read with a hit wholly there is chimeric (two molecules
 #' joined), whatever its ends say, and goes to `chimeric`. That search
 #' reads the whole of the long reads, so it costs far more than the ends.
-#' `chimeras = "ignore"` (the default) does not look. Sample names may not
-#' be those of these outputs.
+#' `chimeras = "ignore"` (the default) does not look. With `chimeras =
+#' "split"`, such a read is cut at that hit instead: the letters before it
+#' and those after it become two reads, named as the read with `_1` and
+#' `_2` (as porechop names them), each assigned by both of its ends and
+#' written to its own output (not `mates`). Sample names may not be those
+#' of these outputs.
 #'
 #' With `mates` (paired reads), the front end is the start of each read
 #' (R1), the rear end the start of its mate (R2), as in
@@ -218,15 +222,17 @@
 #' @param samples `NULL` (default), or a sample sheet: a data frame with
 #'   columns `front`, `rear` (barcode names; `rear` `NA` for any rear end)
 #'   and `sample` (see *Both ends*).
-#' @param chimeras `"ignore"` (default) or `"set_aside"`: write reads with a
-#'   barcode in their middle to `chimeric` (see *Both ends*).
+#' @param chimeras `"ignore"` (default), `"set_aside"`: write reads with a
+#'   barcode in their middle to `chimeric`, or `"split"`: split them there
+#'   into two reads, each demultiplexed on its own (see *Both ends*).
 #' @param reason_files `FALSE` (default): the unassigned records go to
 #'   `unassigned`; `TRUE`: to one file per reason (see *Both ends*).
 #' @return A data frame with one row per output: `name` (the sample, then
 #'   `"unassigned"` (or the reasons' files) and `"ambiguous"`, and
 #'   `"chimeric"` with `chimeras = "set_aside"`), `path` (and `mate_path` with
 #'   `mates`) and `records`, the records (pairs) written there (a double).
-#'   Together they hold every input record exactly once.
+#'   Together they hold every input record exactly once (a read split at a
+#'   middle barcode as its two parts).
 #' @seealso [sassy_assign_fastx()] for the assignment of each record as a
 #'   data frame, [sassy_filter_fastx()] for the records with any hit.
 #' @export
@@ -256,7 +262,7 @@ sassy_demultiplex_fastx <- new_verb(
     search_option_formals(except = "all_endpoints"),
     alist(threads = sassy_threads(), indels = TRUE, trim = FALSE, mates = NULL,
       overwrite = FALSE, report = NULL, compression_level = 1L,
-      policy = NULL, samples = NULL, chimeras = c("ignore", "set_aside"),
+      policy = NULL, samples = NULL, chimeras = c("ignore", "set_aside", "split"),
       reason_files = FALSE)
   ),
   "demultiplex_fastx",

@@ -17,8 +17,8 @@ ends_reasons <- c(
 #'   `NULL` for bare patterns), `policy`, `samples` (checked), `chimeras`,
 #'   `L` (the end length).
 #' @noRd
-ends_mode <- function(patterns, policy, samples, chimeras, ends, call) {
-  chimeras <- check_chimeras(chimeras, call)
+ends_mode <- function(patterns, policy, samples, chimeras, ends, call, split = FALSE) {
+  chimeras <- check_chimeras(chimeras, call, split)
   on <- is_barcode_set(patterns) || !is.null(policy) || !is.null(samples)
   if (!on) {
     if (chimeras != "ignore") {
@@ -62,13 +62,23 @@ ends_mode <- function(patterns, policy, samples, chimeras, ends, call) {
   list(set = set, policy = policy, samples = samples, chimeras = chimeras, L = as.integer(ends))
 }
 
-check_chimeras <- function(chimeras, call) {
-  if (identical(chimeras, c("ignore", "set_aside"))) {
+#' `chimeras`: `"ignore"` (its default, the formals' vector), `"set_aside"`,
+#' or with `split` (the demultiplexer) `"split"`
+#' @noRd
+check_chimeras <- function(chimeras, call, split = FALSE) {
+  if (identical(chimeras, c("ignore", "set_aside")) || identical(chimeras, c("ignore", "set_aside", "split"))) {
     return("ignore")
   }
-  if (!is.character(chimeras) || length(chimeras) != 1L || is.na(chimeras) ||
-    !chimeras %in% c("ignore", "set_aside")) {
-    abort_scalar("chimeras", "\"ignore\" or \"set_aside\"", chimeras, call)
+  allowed <- c("ignore", "set_aside", if (split) "split")
+  if (!is.character(chimeras) || length(chimeras) != 1L || is.na(chimeras) || !chimeras %in% allowed) {
+    if (identical(chimeras, "split")) {
+      abort_value("chimeras",
+        "`chimeras = \"split\"` applies to sassy_demultiplex_fastx(): an assignment has one row per read.",
+        chimeras, call,
+        hint = "Use `chimeras = \"set_aside\"` to find the chimeric reads (`status` \"chimeric\")."
+      )
+    }
+    abort_scalar("chimeras", if (split) "\"ignore\", \"set_aside\" or \"split\"" else "\"ignore\" or \"set_aside\"", chimeras, call)
   }
   chimeras
 }

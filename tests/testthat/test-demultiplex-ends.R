@@ -275,7 +275,7 @@ test_that("the both-ends arguments are checked", {
   expect_error(dm(policy = "samples"), class = "ducksassy_input_error")
   expect_error(dm(ends = c(100, 50)), class = "ducksassy_input_error")
   expect_error(dm(ends = 0), class = "ducksassy_input_error")
-  expect_error(dm(chimeras = "split"), class = "ducksassy_input_error")
+  expect_error(dm(chimeras = "cut"), class = "ducksassy_input_error")
   # chimeras are looked for by both ends only
   expect_error(sassy_demultiplex_fastx(fq, c(x = "ACGTACGTAC"), output = out, chimeras = "set_aside"),
     class = "ducksassy_input_error")

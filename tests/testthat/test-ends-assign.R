@@ -542,3 +542,50 @@ test_that("paired mates: the front end in R1, the rear end at the start of R2", 
   writeLines(paste0("@", names(r)[-1L], "/2\n", r2[-1L], "\n+\n", strrep("I", nchar(r2[-1L]))), short)
   expect_error(sassy_assign_fastx(f1, sim$set, k = 6L, ends = 120L, mates = short), class = "ducksassy_mates_error")
 })
+
+test_that("chimeras = 'split' demultiplexes each part of a chimeric read as a read", {
+  sim <- sim_symmetric(14L, 9L)
+  withr::local_seed(10)
+  site <- paste0(sim$f5, sim$bcs[["bc3"]], sim$f3)
+  r <- sim$reads
+  mid <- function(x, s) paste0(substr(x, 1L, 230L), s, substring(x, 231L))
+  r[[1L]] <- mid(r[[1L]], site)
+  r[[2L]] <- mid(r[[2L]], sim_rc(site))
+  # the middle hit, found independently: the site where it was put
+  n_site <- nchar(site)
+  parts <- c(
+    read1_1 = substr(r[[1L]], 1L, 230L), read1_2 = substring(r[[1L]], 231L + n_site),
+    read2_1 = substr(r[[2L]], 1L, 230L), read2_2 = substring(r[[2L]], 231L + n_site)
+  )
+  h <- sassy_search(r[1:2], ducksassy:::set_patterns(sim$set), ducksassy:::chimera_k(6L))
+  h <- h[h$start > 120L & h$end <= nchar(r[h$record]) - 120L, ]
+  h <- h[order(h$record, h$cost, h$pattern, h$start), ]
+  h <- h[!duplicated(h$record), ]
+  expect_identical(h$start, c(231L, 231L))
+  expect_identical(h$end, c(230L + n_site, 230L + n_site))
+  # the parts and the other reads, each assigned as a read
+  want <- sassy_assign(c(parts, r[-(1:2)]), sim$set, k = 6L, ends = 120L)
+  want_out <- ifelse(is.na(want$sample), ifelse(want$status == "ambiguous", "ambiguous", "unassigned"), want$sample)
+  names(want_out) <- c(names(parts), names(r)[-(1:2)])
+  dir <- withr::local_tempdir()
+  fq <- file.path(dir, "r.fastq")
+  writeLines(paste0("@", names(r), " d\n", r, "\n+\n", strrep("I", nchar(r))), fq)
+  res <- sassy_demultiplex_fastx(fq, sim$set, k = 6L, ends = 120L, chimeras = "split",
+    output = file.path(dir, "{name}.fastq"), report = file.path(dir, "r.tsv"))
+  expect_false("chimeric" %in% res$name)
+  got <- do.call(rbind, lapply(seq_len(nrow(res)), function(i) {
+    x <- sassy_read_fastx(res$path[[i]])
+    data.frame(name = x$name, sequence = x$sequence, out = rep(res$name[[i]], length(x$name)))
+  }))
+  expect_identical(sum(res$records), as.double(length(r) + 2L))
+  expect_setequal(got$name, names(want_out))
+  o <- match(names(want_out), got$name)
+  expect_identical(got$out[o], unname(want_out))
+  expect_identical(got$sequence[match(names(parts), got$name)], unname(parts))
+  rep <- utils::read.delim(file.path(dir, "r.tsv"))
+  expect_identical(sort(rep$name), sort(names(want_out)))
+  # the assign verbs do not split; mates are not split
+  expect_error(sassy_assign(r, sim$set, k = 6L, ends = 120L, chimeras = "split"), class = "ducksassy_input_error")
+  expect_error(sassy_demultiplex_fastx(fq, sim$set, k = 6L, ends = 120L, chimeras = "split", mates = fq,
+    output = file.path(dir, "m", "{name}_{mate}.fastq")), class = "ducksassy_input_error")
+})

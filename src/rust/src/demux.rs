@@ -76,7 +76,7 @@ fn report_spec(report: &Robj) -> Result<Option<DemuxReport>, FastxError> {
 /// `policy`, `barcode` (0-based, of each pattern), `row_end` (of each
 /// pattern), `sheet_front`, `sheet_rear` (`NA`: any), `sheet_sample`
 /// (0-based), `output_of_sample`, `output_of_reason` (0-based outputs),
-/// `flank_plans` (a list of plans), `chimeras`, `chimera_k`, `barcode_names`,
+/// `flank_plans` (a list of plans), `chimeras`, `chimera_k`, `split`, `barcode_names`,
 /// `sample_names` and `barcode_cap` (of each pattern, or empty: no cap; the
 /// plan has the barcodes' letters); or none for `NULL`. R builds it: anything else is an
 /// internal error.
@@ -115,6 +115,7 @@ fn ends_spec(ends: &Robj) -> Result<Option<EndsSpec>, FastxError> {
     let flank_plans = flank_list.values().map(|p| crate::plan::search_plan(&p)).collect::<Result<Vec<_>, _>>()?;
     let chimeras = get("chimeras")?.as_bool().ok_or_else(|| bad("chimeras"))?;
     let chimera_k = some("chimera_k")?.first().copied().ok_or_else(|| bad("chimera_k"))? as usize;
+    let split = get("split")?.as_bool().ok_or_else(|| bad("split"))?;
     let barcode_caps = some("barcode_cap")?;
     Ok(Some(EndsSpec {
         end_length,
@@ -124,6 +125,7 @@ fn ends_spec(ends: &Robj) -> Result<Option<EndsSpec>, FastxError> {
         flank_plans,
         chimeras,
         chimera_k,
+        split,
         barcode_caps,
         barcode_names: strings("barcode_names")?,
         sample_names: strings("sample_names")?,

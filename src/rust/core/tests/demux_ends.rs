@@ -83,6 +83,7 @@ fn each_read_goes_to_its_sample_or_reason_and_both_ends_are_trimmed() {
         flank_plans: vec![assign_plan(&[&flank], 2)],
         chimeras: true,
         chimera_k: 2,
+        split: false,
         barcode_caps: Vec::new(),
         barcode_names: vec!["b0".into(), "b1".into()],
         sample_names: vec!["s0".into(), "s1".into()],

@@ -76,14 +76,16 @@ pub fn demultiplex(
     };
     let ends = ends.as_ref();
     // mates need their names, to check that the pairs agree
-    let header = if spec.trim {
+    // split reads are written cut, with their names changed
+    let cut = spec.trim || spec.ends.as_ref().is_some_and(|e| e.split);
+    let header = if cut {
         HeaderKeep::Full
     } else if mates.is_some() || spec.report.is_some() {
         HeaderKeep::Name
     } else {
         HeaderKeep::None
     };
-    let keep = RecordParts { raw: true, header, qual: spec.trim, seq_strings: false };
+    let keep = RecordParts { raw: true, header, qual: cut, seq_strings: false };
     let mut opts = ReadOptions::new(size, keep);
     opts.threads = plan.threads;
     let is_gz = |p: &String| is_gzip_path(p);
@@ -124,7 +126,7 @@ pub fn demultiplex(
                 }
                 r.write(&mut all, n_out, spec.trim)?;
                 if let (Some(out), Some(rep), Some(e), Some(es)) = (report.as_mut(), spec.report.as_ref(), &r.ends, spec.ends.as_ref()) {
-                    rep.write_ends(out, &reads[r.a.file], &r.a, e, es)?;
+                    rep.write_ends(out, &reads[r.a.file], &r.a, e, &r.splits, es)?;
                 } else if let (Some(out), Some(rep)) = (report.as_mut(), spec.report.as_ref()) {
                     let best: Vec<Best> = match &r.best_b {
                         None => r.best_a.clone(),
@@ -164,12 +166,14 @@ pub fn demultiplex(
             }
             if let Some(e) = ends {
                 let m = b.as_ref().zip(mates).map(|(b, m)| (b, m[b.file].as_str()));
-                let recs = e.assign(&a, &reads[a.file], m, ctl, poll)?;
-                let route: Vec<(usize, Option<u32>)> = recs.iter().map(|r| (r.output, None)).collect();
-                for &(o, _) in &route {
-                    counts[o] += 1;
+                let (recs, splits) = e.assign(&a, &reads[a.file], m, ctl, poll)?;
+                for r in recs.iter().filter(|r| !r.split) {
+                    counts[r.output] += 1;
                 }
-                return send(Routed { a, b, best_a: Vec::new(), best_b: None, route, ends: Some(recs) }, poll);
+                for p in splits.iter().flat_map(|s| &s.parts) {
+                    counts[p.2.output] += 1;
+                }
+                return send(Routed { a, b, best_a: Vec::new(), best_b: None, route: Vec::new(), ends: Some(recs), splits }, poll);
             }
             let best_a = assign_batch(plan, &a, &reads[a.file], ctl, poll)?;
             let best_b = match &b {
@@ -182,7 +186,7 @@ pub fn demultiplex(
             for &(o, _) in &route {
                 counts[o] += 1;
             }
-            send(Routed { a, b, best_a, best_b, route, ends: None }, poll)
+            send(Routed { a, b, best_a, best_b, route, ends: None, splits: Vec::new() }, poll)
         };
         let r = match mates {
             None => super::stream_with(reads, &opts, Some(&spares), ctl, poll, &mut |batch, poll| on_pair(batch, None, poll)),
@@ -284,8 +288,10 @@ struct Routed {
     best_b: Option<Vec<Best>>,
     /// The output of each record (pair), and the pattern it was assigned to.
     route: Vec<(usize, Option<u32>)>,
-    /// The both-ends mode: each record's assignment (`best_a` is empty).
+    /// The both-ends mode: each record's assignment (`best_a` is empty),
+    /// and the parts of the reads split at a middle barcode, in order.
     ends: Option<Vec<super::demux_ends::EndsRecord>>,
+    splits: Vec<super::demux_ends::Split>,
 }
 
 impl Routed {
@@ -293,7 +299,16 @@ impl Routed {
     /// then the mates').
     fn write(&self, all: &mut [writer::Output], n_out: usize, trim: bool) -> Result<(), FastxError> {
         if let Some(ends) = &self.ends {
+            let mut splits = self.splits.iter();
             for (i, e) in ends.iter().enumerate() {
+                if e.split {
+                    let s = splits.next().filter(|s| s.record == i).ok_or_else(|| CoreError::Internal("demultiplex: a split read without its parts".into()))?;
+                    for (j, (from, to, p)) in s.parts.iter().enumerate() {
+                        let (f, t) = if trim && p.call.sample.is_some() { p.kept(to - from) } else { (0, to - from) };
+                        write_part(&self.a, i, from + f, from + t, j + 1, &mut all[p.output])?;
+                    }
+                    continue;
+                }
                 let cut = trim && e.call.sample.is_some();
                 match &self.b {
                     None if cut => {
@@ -385,12 +400,31 @@ fn write_record(batch: &Batch, i: usize, best: &Best, pattern: Option<u32>, trim
 /// Write record `i` of `batch` to `out` with the letters `[from, to)` of
 /// its sequence (and quality), on single lines.
 fn write_cut(batch: &Batch, i: usize, from: usize, to: usize, out: &mut impl Put) -> Result<(), FastxError> {
+    write_piece(batch, i, from, to, None, out)
+}
+
+/// [`write_cut`] of part `part` (1 or 2) of a split read: its name gets
+/// `_1` or `_2` (before the description).
+fn write_part(batch: &Batch, i: usize, from: usize, to: usize, part: usize, out: &mut impl Put) -> Result<(), FastxError> {
+    write_piece(batch, i, from, to, Some(part), out)
+}
+
+fn write_piece(batch: &Batch, i: usize, from: usize, to: usize, part: Option<usize>, out: &mut impl Put) -> Result<(), FastxError> {
     let seq = batch.seq.get(i);
     let fastq = batch.format == Some(Format::Fastq);
     // the line breaks of the record as read (CRLF files stay CRLF)
     let eol: &[u8] = if batch.raw.get(i).ends_with(b"\r\n") { b"\r\n" } else { b"\n" };
     out.put(if fastq { b"@" } else { b">" })?;
-    out.put(batch.header.get(i))?;
+    let header = batch.header.get(i);
+    match part {
+        None => out.put(header)?,
+        Some(p) => {
+            let name_end = header.iter().position(|&c| c == b' ' || c == b'\t').unwrap_or(header.len());
+            out.put(&header[..name_end])?;
+            out.put(if p == 1 { b"_1" } else { b"_2" })?;
+            out.put(&header[name_end..])?;
+        }
+    }
     out.put(eol)?;
     out.put(&seq[from..to])?;
     out.put(eol)?;

@@ -47,8 +47,10 @@ pub struct EndsSpec {
     /// flank search.
     pub flank_plans: Vec<SearchPlan>,
     /// Search the middle of the reads for chimeras, at this `k` (below the
-    /// ends' k: see R's chimera_k()).
+    /// ends' k: see R's chimera_k()); with `split`, a chimeric read is
+    /// split at its middle barcode ([`Split`]), not set aside.
     pub chimeras: bool,
+    pub split: bool,
     pub chimera_k: usize,
     /// The most edits on its barcode's letters (the plan's barcode spans)
     /// a hit may have to name its barcode (the cap), of each pattern;
@@ -67,8 +69,23 @@ pub struct EndsRecord {
     /// The status of each end (front, rear): by the margin and the cap.
     pub ends: [EndStatus; 2],
     pub call: EndsCall,
-    /// The output it goes to.
+    /// The output it goes to; with `split`, none: its parts go to theirs.
     pub output: usize,
+    /// A chimeric read split at its middle barcode (`chimeras = "split"`):
+    /// written as its two parts ([`Split`]), not as itself.
+    pub split: bool,
+}
+
+/// The parts of a read split at its middle barcode: the letters before
+/// the hit and those after it, each assigned by both of its ends as a read
+/// (its hits in the part's coordinates). Written as records of their own,
+/// the read's name with `_1` and `_2` (as porechop names them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Split {
+    /// The read (its index in the batch).
+    pub record: usize,
+    /// Each part: its letters `[from, to)` in the read, and its assignment.
+    pub parts: [(usize, usize, EndsRecord); 2],
 }
 
 impl EndsRecord {
@@ -193,38 +210,75 @@ impl<'s> EndsSearch<'s> {
 
     /// Assign the records of one batch (read from `path`) by both ends;
     /// with `mates` (their batch and file), the pairs: the rear end is the
-    /// start of each mate.
-    pub fn assign(&self, batch: &Batch, path: &str, mates: Option<(&Batch, &str)>, ctl: &Control, poll: &mut dyn FnMut() -> bool) -> Result<Vec<EndsRecord>, FastxError> {
+    /// start of each mate. With `split`, the parts of the chimeric reads.
+    pub fn assign(&self, batch: &Batch, path: &str, mates: Option<(&Batch, &str)>, ctl: &Control, poll: &mut dyn FnMut() -> bool) -> Result<(Vec<EndsRecord>, Vec<Split>), FastxError> {
         let texts: Vec<Option<&[u8]>> = batch.seq.iter().map(Some).collect();
-        let whole = |i: usize| (i, 0usize);
-        let front = search(&self.front, &texts, batch, path, &whole, ctl, poll)?;
-        let rear = match mates {
-            None => search(&self.rear, &texts, batch, path, &whole, ctl, poll)?,
-            Some((b, p)) => {
-                let mate_texts: Vec<Option<&[u8]>> = b.seq.iter().map(Some).collect();
-                search(&self.front, &mate_texts, b, p, &whole, ctl, poll)?
+        let mut middle = self.chimeric(batch, path, ctl, poll)?;
+        if let Some((b, p)) = mates {
+            for (c, m) in middle.iter_mut().zip(self.chimeric(b, p, ctl, poll)?) {
+                *c = c.or(m);
             }
+        }
+        let chimeric: Vec<bool> = middle.iter().map(Option::is_some).collect();
+        let mate_texts: Option<Vec<Option<&[u8]>>> = mates.map(|(b, _)| b.seq.iter().map(Some).collect());
+        let mates_of = mate_texts.as_deref().zip(mates).map(|(t, (b, p))| (t, b, p));
+        let mut recs = self.call_texts(&texts, &|i| (i, 0), batch, path, mates_of, &chimeric, ctl, poll)?;
+        let mut splits = Vec::new();
+        if self.spec.split && mates.is_none() {
+            // the parts of each chimeric read: before and after its middle hit
+            let cut: Vec<(usize, usize, usize)> = middle.iter().enumerate().filter_map(|(i, m)| m.map(|(s, e)| (i, s, e))).collect();
+            let mut parts: Vec<(usize, usize, usize)> = Vec::with_capacity(2 * cut.len());
+            for &(i, s, e) in &cut {
+                parts.push((i, 0, s));
+                parts.push((i, e, batch.seq.get(i).len()));
+            }
+            let part_texts: Vec<Option<&[u8]>> = parts.iter().map(|&(i, from, to)| Some(&batch.seq.get(i)[from..to])).collect();
+            let origin = |j: usize| (parts[j].0, parts[j].1);
+            let called = self.call_texts(&part_texts, &origin, batch, path, None, &vec![false; parts.len()], ctl, poll)?;
+            for (k, &(i, ..)) in cut.iter().enumerate() {
+                recs[i].split = true;
+                let part = |j: usize| (parts[j].1, parts[j].2, called[j]);
+                splits.push(Split { record: i, parts: [part(2 * k), part(2 * k + 1)] });
+            }
+        }
+        Ok((recs, splits))
+    }
+
+    /// The both-ends assignment of `texts` (record `origin(j)`'s letters from
+    /// its offset, in `batch` read from `path`), the rear ends those of
+    /// `mates` (texts, batch, path) where given; `chimeric` texts are set
+    /// aside.
+    #[allow(clippy::too_many_arguments)]
+    fn call_texts(
+        &self,
+        texts: &[Option<&[u8]>],
+        origin: &dyn Fn(usize) -> (usize, usize),
+        batch: &Batch,
+        path: &str,
+        mates: Option<(&[Option<&[u8]>], &Batch, &str)>,
+        chimeric: &[bool],
+        ctl: &Control,
+        poll: &mut dyn FnMut() -> bool,
+    ) -> Result<Vec<EndsRecord>, FastxError> {
+        let front = search(&self.front, texts, batch, path, origin, ctl, poll)?;
+        let rear = match mates {
+            None => search(&self.rear, texts, batch, path, origin, ctl, poll)?,
+            Some((t, b, p)) => search(&self.front, t, b, p, origin, ctl, poll)?,
         };
         let status: Vec<[(EndStatus, bool); 2]> = front.iter().zip(&rear).map(|(f, r)| [self.status(f), self.status(r)]).collect();
         let mut calls: Vec<EndsCall> = status.iter().map(|[f, r]| self.spec.rule.combine(f.0, r.0)).collect();
-        let mut chimeric = self.chimeric(batch, path, ctl, poll)?;
-        if let Some((b, p)) = mates {
-            for (c, m) in chimeric.iter_mut().zip(self.chimeric(b, p, ctl, poll)?) {
-                *c |= m;
-            }
-        }
         // an end whose barcode the cap took away had its flanks
         let mut flank: Vec<bool> = status.iter().map(|[f, r]| f.1 || r.1).collect();
         if !self.flanks.is_empty() {
             let none: Vec<usize> = (0..texts.len()).filter(|&i| !chimeric[i] && !flank[i] && calls[i].reason == Some(Reason::NoHit)).collect();
             if !none.is_empty() {
-                let origin = |j: usize| (none[j], 0usize);
-                let mut sides = vec![(batch, path)];
+                let sub_origin = |j: usize| origin(none[j]);
+                let mut sides = vec![(texts, batch, path)];
                 sides.extend(mates);
-                for (bt, p) in sides {
-                    let sub: Vec<Option<&[u8]>> = none.iter().map(|&i| Some(bt.seq.get(i))).collect();
+                for (t, bt, p) in sides {
+                    let sub: Vec<Option<&[u8]>> = none.iter().map(|&i| t[i]).collect();
                     for plan in &self.flanks {
-                        for (j, b) in search(plan, &sub, bt, p, &origin, ctl, poll)?.iter().enumerate() {
+                        for (j, b) in search(plan, &sub, bt, p, &sub_origin, ctl, poll)?.iter().enumerate() {
                             flank[none[j]] |= b.hit.is_some();
                         }
                     }
@@ -234,16 +288,18 @@ impl<'s> EndsSearch<'s> {
         for (i, c) in calls.iter_mut().enumerate() {
             *c = c.finish(chimeric[i], flank[i]);
         }
-        Ok((0..texts.len()).map(|i| EndsRecord { front: front[i], rear: rear[i], ends: [status[i][0].0, status[i][1].0], call: calls[i], output: self.output(&calls[i]) }).collect())
+        Ok((0..texts.len())
+            .map(|i| EndsRecord { front: front[i], rear: rear[i], ends: [status[i][0].0, status[i][1].0], call: calls[i], output: self.output(&calls[i]), split: false })
+            .collect())
     }
 }
 
 impl EndsSearch<'_> {
-    /// Whether each record of `batch` is chimeric (`chimeras`): a hit in
-    /// the middle `[L, n - L)` of the reads longer than `2L`, within the
-    /// barcode cap.
-    fn chimeric(&self, batch: &Batch, path: &str, ctl: &Control, poll: &mut dyn FnMut() -> bool) -> Result<Vec<bool>, FastxError> {
-        let mut chimeric = vec![false; batch.len()];
+    /// The middle hit `[start, end)` (in the read) of each record of
+    /// `batch` that is chimeric (`chimeras`): the best hit in the middle
+    /// `[L, n - L)` of the reads longer than `2L`, within the barcode cap.
+    fn chimeric(&self, batch: &Batch, path: &str, ctl: &Control, poll: &mut dyn FnMut() -> bool) -> Result<Vec<Option<(usize, usize)>>, FastxError> {
+        let mut chimeric = vec![None; batch.len()];
         if !self.spec.chimeras {
             return Ok(chimeric);
         }
@@ -252,7 +308,7 @@ impl EndsSearch<'_> {
         let middles: Vec<Option<&[u8]>> = long.iter().map(|&i| batch.seq.get(i)).map(|s| Some(&s[l..s.len() - l])).collect();
         let origin = |j: usize| (long[j], l);
         for (j, b) in search(&self.whole, &middles, batch, path, &origin, ctl, poll)?.iter().enumerate() {
-            chimeric[long[j]] = b.hit.is_some_and(|h| !self.over_cap(h.pattern, h.barcode_edits));
+            chimeric[long[j]] = b.hit.filter(|h| !self.over_cap(h.pattern, h.barcode_edits)).map(|h| (h.start as usize + l, h.end as usize + l));
         }
         Ok(chimeric)
     }
@@ -313,7 +369,7 @@ mod tests {
         let rule = EndsRule::new(Policy::Either, vec![0, 1], vec![RowEnd::Both; 2], &[]).unwrap();
         let ends = [EndStatus::of(&front, 0, false), EndStatus::of(&rear, 0, false)];
         let call = rule.combine(ends[0], ends[1]);
-        EndsRecord { front, rear, ends, call, output: 0 }
+        EndsRecord { front, rear, ends, call, output: 0, split: false }
     }
 
     #[test]

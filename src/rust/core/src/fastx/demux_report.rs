@@ -27,37 +27,74 @@ pub const HEADER: &[u8] = b"file\trecord\tname\toutput\tpattern\tpattern_name\tc
 pub const HEADER_ENDS: &[u8] = b"file\trecord\tname\toutput\tpattern\tpattern_name\tcost\tstart\tend\tstrand\tother_cost\tfront_barcode\trear_barcode\torientation\tsample\tstatus\treason\n";
 
 impl DemuxReport {
-    /// The lines of the records of `batch` in the both-ends mode.
-    pub fn write_ends(&self, out: &mut writer::Output, file: &str, batch: &Batch, recs: &[super::demux_ends::EndsRecord], spec: &super::demux_ends::EndsSpec) -> Result<(), FastxError> {
+    /// The lines of the records of `batch` in the both-ends mode; a read
+    /// split at a middle barcode has a line for each part (its name with
+    /// `_1`, `_2`, as written; its hits in the part's coordinates).
+    pub fn write_ends(
+        &self,
+        out: &mut writer::Output,
+        file: &str,
+        batch: &Batch,
+        recs: &[super::demux_ends::EndsRecord],
+        splits: &[super::demux_ends::Split],
+        spec: &super::demux_ends::EndsSpec,
+    ) -> Result<(), FastxError> {
         let mut line = Vec::with_capacity(160);
         let mut num = itoa::Buffer::new();
-        let name = |names: &[String], i: Option<u32>| -> Vec<u8> {
+        let mut splits = splits.iter();
+        for (i, r) in recs.iter().enumerate() {
+            let name = record_name(batch.header.get(i));
+            let record = batch.first + i as u64 + 1;
+            if r.split {
+                if let Some(s) = splits.next() {
+                    for (j, (_, _, p)) in s.parts.iter().enumerate() {
+                        let part_name = [name, if j == 0 { b"_1" } else { b"_2" }].concat();
+                        self.write_end_line(out, &mut line, &mut num, file, record, &part_name, p, spec)?;
+                    }
+                }
+                continue;
+            }
+            self.write_end_line(out, &mut line, &mut num, file, record, name, r, spec)?;
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn write_end_line(
+        &self,
+        out: &mut writer::Output,
+        line: &mut Vec<u8>,
+        num: &mut itoa::Buffer,
+        file: &str,
+        record: u64,
+        name: &[u8],
+        r: &super::demux_ends::EndsRecord,
+        spec: &super::demux_ends::EndsSpec,
+    ) -> Result<(), FastxError> {
+        let label = |names: &[String], i: Option<u32>| -> Vec<u8> {
             match i.and_then(|i| names.get(i as usize)) {
                 Some(s) => s.as_bytes().to_vec(),
                 None => b"NA".to_vec(),
             }
         };
-        for (i, r) in recs.iter().enumerate() {
-            line.clear();
-            field(&mut line, file.as_bytes());
-            field(&mut line, num.format(batch.first + i as u64 + 1).as_bytes());
-            field(&mut line, record_name(batch.header.get(i)));
-            field(&mut line, self.output_names.get(r.output).map_or(&b""[..], |s| s.as_bytes()));
-            hit_fields(&mut line, r.deciding(), &self.pattern_names, &mut num);
-            field(&mut line, &name(&spec.barcode_names, r.call.front_barcode));
-            field(&mut line, &name(&spec.barcode_names, r.call.rear_barcode));
-            field(&mut line, match r.call.minus {
-                Some(false) => b"+",
-                Some(true) => b"-",
-                None => b"NA",
-            });
-            field(&mut line, &name(&spec.sample_names, r.call.sample));
-            field(&mut line, r.call.status().as_bytes());
-            line.extend_from_slice(r.call.reason.map_or(&b"NA"[..], |x| x.as_str().as_bytes()));
-            line.push(b'\n');
-            out.write_all(&line)?;
-        }
-        Ok(())
+        line.clear();
+        field(line, file.as_bytes());
+        field(line, num.format(record).as_bytes());
+        field(line, name);
+        field(line, self.output_names.get(r.output).map_or(&b""[..], |s| s.as_bytes()));
+        hit_fields(line, r.deciding(), &self.pattern_names, num);
+        field(line, &label(&spec.barcode_names, r.call.front_barcode));
+        field(line, &label(&spec.barcode_names, r.call.rear_barcode));
+        field(line, match r.call.minus {
+            Some(false) => b"+",
+            Some(true) => b"-",
+            None => b"NA",
+        });
+        field(line, &label(&spec.sample_names, r.call.sample));
+        field(line, r.call.status().as_bytes());
+        line.extend_from_slice(r.call.reason.map_or(&b"NA"[..], |x| x.as_str().as_bytes()));
+        line.push(b'\n');
+        out.write_all(line)
     }
 
     /// The lines of the records of `batch` (read from `file`): each
