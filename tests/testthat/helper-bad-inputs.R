@@ -474,6 +474,10 @@ as_assign_row <- function(row, output = NULL) {
 bad_input_matrix$sassy_assign <- as_assign_row(bad_input_matrix$sassy_count)
 bad_input_matrix$sassy_assign$args$sparse <- NULL
 bad_input_matrix$sassy_assign_fastx <- as_assign_row(bad_input_matrix$sassy_search_fastx)
+# (mates: the both-ends mode's R2 files; with the good call's bare pattern
+# only NULL, rep(NULL, 2) and NULL[0] are right)
+bad_input_matrix$sassy_assign_fastx$args["mates"] <- list(NULL)
+bad_input_matrix$sassy_assign_fastx$ok$mates <- bpparam_ok
 # (no hits are held: the limit on them does not apply)
 bad_input_matrix$sassy_assign_fastx$options <- bad_input_matrix$sassy_assign_fastx$options[
   names(bad_input_matrix$sassy_assign_fastx$options) != "ducksassy.max_hits"

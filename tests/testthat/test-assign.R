@@ -484,8 +484,10 @@ test_that("the file and table assign verbs take BPPARAM where the count verbs do
     count <- names(formals(paste0("sassy_count_", fam)))
     expect_identical(
       names(formals(paste0("sassy_assign_", fam))),
-      # (the both-ends mode's arguments, issue 38, after `margin`)
-      c(setdiff(count, c("sparse", "...")), "margin", "policy", "samples", "chimeras", "..."),
+      # (the both-ends mode's arguments, issue 38, after `margin`; the
+      # files' mates)
+      c(setdiff(count, c("sparse", "...")), "margin", "policy", "samples", "chimeras",
+        if (fam == "fastx") "mates", "..."),
       label = fam
     )
   }

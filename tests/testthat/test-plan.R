@@ -7,7 +7,8 @@ test_that("new_plan() holds every option by name, absent values as NULL", {
   expect_named(p, c(
     "patterns", "k", "alphabet", "ignore_case", "rc", "all_endpoints",
     "overhang", "max_n_frac", "cigar", "threads", "mode", "max_hits",
-    "indels", "pam_length", "allow_pam_edits", "ends", "margin", "samples"
+    "indels", "pam_length", "allow_pam_edits", "ends", "margin", "samples",
+    "barcode_from", "barcode_to"
   ))
   expect_null(p$overhang)
   expect_null(p$samples)
