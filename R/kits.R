@@ -36,11 +36,11 @@
 #' barcode: measured on the real reads of a rapid barcoding run
 #' (qcat-examples, 989 reads of SQK-RBK001 with known barcodes and 989
 #' without, `benchmarks/kits.Rmd`, `ends = 250`), flank + barcode + flank
-#' of 7 + 24 + 16 letters with k = 13 assigned 864 correctly, 1 wrongly and
+#' of 7 + 24 + 16 letters with k = 13 assigned 863 correctly, 1 wrongly and
 #' 1 read without barcode; the whole flanks (7 + 24 + 50 letters) at k = 21
 #' only 823 correctly and 3 wrongly (longer flanks need a larger `k` for
 #' their own errors, which lets more barcodes through), the bare barcodes at
-#' k = 5 about 756.
+#' k = 5 about 755.
 #'
 #' The search options are those of the verb: `rc` (default `TRUE`) finds a
 #' barcode at the rear end of a read, where it reads as the reverse
