@@ -31,10 +31,9 @@
 //! search), never in the costs.
 
 use crate::assign::{Best, BestHit};
-use crate::control::Control;
 use crate::error::CoreError;
 use crate::hits::HitBuffer;
-use crate::options::{Mode, SearchOptions, SearchPlan};
+use crate::options::{Edges, Mode, SearchOptions, SearchPlan};
 
 /// The plan of an assignment with overhang at the records' own ends: the
 /// plan without overhang, its `edges` the strips' plan (hits, with overhang
@@ -55,19 +54,10 @@ pub fn plan(opts: &SearchOptions, patterns: &[&[u8]], spans: Vec<crate::barcode_
     Ok(main)
 }
 
-/// The strips' search of an assignment with overhang at the records' own
-/// ends ([`SearchPlan::edges`]).
-#[derive(Debug, Clone)]
-pub struct Edges {
-    /// Hits, with overhang and CIGARs.
-    pub plan: SearchPlan,
-    /// The assignment's margin: records it calls are not searched again.
-    pub margin: i32,
-}
 
 /// A strip of a record: its letters from `offset`, and which of its edges
 /// are the record's own ends.
-struct Strip {
+pub struct Strip {
     record: u32,
     offset: u32,
     left_end: bool,
@@ -106,35 +96,24 @@ fn strips<'t>(texts: &[Option<&'t [u8]>], ends: Option<(usize, usize)>, len: usi
     (out, info)
 }
 
-/// Merge into `best` (one per record of `texts`) the hits of the strips at
-/// the ends of the records it does not call that hang over them.
-pub fn merge_edges(
-    e: &Edges,
-    ends: Option<(usize, usize)>,
-    texts: &[Option<&[u8]>],
-    samples: &[u32],
-    best: &mut [Best],
-    ctl: &Control,
-    poll: Option<&mut dyn FnMut() -> bool>,
-) -> Result<(), CoreError> {
+/// The strips to search again (the engine searches them with `e.plan`):
+/// at the ends of the records of `texts` that `best` (one per record) does
+/// not call.
+pub fn strips_to_search<'t>(e: &Edges, ends: Option<(usize, usize)>, texts: &[Option<&'t [u8]>], best: &[Best]) -> (Vec<Option<&'t [u8]>>, Vec<Strip>) {
     let edges = &e.plan;
     let by_barcode = !edges.barcode_spans.is_empty();
     let again: Vec<Option<&[u8]>> =
         texts.iter().zip(best.iter()).map(|(t, b)| t.filter(|_| b.status_with(e.margin, by_barcode) != crate::assign::Status::Assigned)).collect();
     let m = edges.patterns.iter().map(Vec::len).max().unwrap_or(0);
-    let (strip_texts, info) = strips(&again, ends, m + edges.k + 2);
-    if strip_texts.is_empty() {
-        return Ok(());
+    strips(&again, ends, m + edges.k + 2)
+}
+
+/// Merge into `best` the hits of the strips (`bufs`, the search of
+/// [`strips_to_search`]'s texts) that hang over a record's own end.
+pub fn merge_edges(e: &Edges, bufs: &[HitBuffer], info: &[Strip], samples: &[u32], best: &mut [Best]) {
+    for b in bufs {
+        merge_buffer(&e.plan, b, info, samples, best);
     }
-    let bufs = match crate::engine::run(edges, &strip_texts, ctl, poll)? {
-        crate::engine::Output::Hits(b) => b,
-        _ => return Err(CoreError::Internal("edge overhang: the strips' search returned no hits".into())),
-    };
-    for b in &bufs {
-        merge_buffer(edges, b, &info, samples, best);
-    }
-    crate::hits::recycle(bufs);
-    Ok(())
 }
 
 fn merge_buffer(edges: &SearchPlan, b: &HitBuffer, info: &[Strip], samples: &[u32], best: &mut [Best]) {

@@ -117,7 +117,15 @@ fn reborrow<'a>(poll: &'a mut Option<&mut dyn FnMut() -> bool>) -> Option<&'a mu
 fn with_edges(plan: &SearchPlan, ends: Option<(usize, usize)>, texts: &[Option<&[u8]>], out: Output, ctl: &Control, poll: Option<&mut dyn FnMut() -> bool>) -> Result<Output, CoreError> {
     match (&plan.edges, out) {
         (Some(edges), Output::Best(mut b)) if plan.mode == Mode::Assign => {
-            crate::edge_overhang::merge_edges(edges, ends, texts, &plan.samples, &mut b, ctl, poll)?;
+            let (strips, info) = crate::edge_overhang::strips_to_search(edges, ends, texts, &b);
+            if strips.is_empty() {
+                return Ok(Output::Best(b));
+            }
+            let Output::Hits(bufs) = run(&edges.plan, &strips, ctl, poll)? else {
+                return Err(CoreError::Internal("edge overhang: the strips' search returned no hits".into()));
+            };
+            crate::edge_overhang::merge_edges(edges, &bufs, &info, &plan.samples, &mut b);
+            crate::hits::recycle(bufs);
             Ok(Output::Best(b))
         }
         (_, out) => Ok(out),

@@ -281,7 +281,17 @@ pub struct SearchPlan {
     /// (`edge_overhang.rs`): this plan searches without overhang, `edges`
     /// (hits, with overhang) the strips at the records' ends. `None` from
     /// `new()`.
-    pub edges: Option<Box<crate::edge_overhang::Edges>>,
+    pub edges: Option<Box<Edges>>,
+}
+
+/// The strips' search of an assignment with overhang at the records' own
+/// ends ([`SearchPlan::edges`], `edge_overhang.rs`).
+#[derive(Debug, Clone)]
+pub struct Edges {
+    /// Hits, with overhang and CIGARs.
+    pub plan: SearchPlan,
+    /// The assignment's margin: records it calls are not searched again.
+    pub margin: i32,
 }
 
 impl SearchPlan {

@@ -9,9 +9,9 @@ use std::path::Path;
 
 /// Bottom to top; a new module must be placed here.
 const LAYERS: &[&[&str]] = &[
-    &["alphabet", "error", "hits", "cigar", "arrow", "pool", "control", "validate", "overhang", "assign", "ends_policy"],
+    &["alphabet", "error", "hits", "cigar", "arrow", "pool", "control", "validate", "overhang", "barcode_edits", "assign", "ends_policy"],
     &["options"],
-    &["stepwise", "profile", "rc_filter", "worker"],
+    &["stepwise", "profile", "rc_filter", "worker", "edge_overhang"],
     &["sink", "hamming", "crispr", "strategy", "lanes", "ends"],
     &["engine"],
     &["fastx", "background"],
