@@ -374,14 +374,7 @@ check_assign_mates <- function(mates, paths, mode, call) {
       hint = "Give a barcode set (`sassy_kit()`, `sassy_barcodes()`) as `patterns`, or a `policy`."
     )
   }
-  mates <- check_fastx_paths(mates, "mates", call = call)
-  if (length(mates) != length(paths)) {
-    abort_value("mates",
-      "`mates` must have one file per path in `paths`.",
-      mates, call,
-      hint = paste0("`paths` has ", length(paths), " and `mates` ", length(mates), ".")
-    )
-  }
+  mates <- check_mates(mates, paths, call)
   names(mates) <- if (has_file_column(paths)) file_labels(paths)
   mates
 }

@@ -269,6 +269,20 @@ sassy_demultiplex_fastx <- new_verb(
   options_as_list = TRUE
 )
 
+#' `mates`: files, one per path in `paths`
+#' @noRd
+check_mates <- function(mates, paths, call) {
+  mates <- check_fastx_paths(mates, "mates", call = call)
+  if (length(mates) != length(paths)) {
+    abort_value("mates",
+      "`mates` must have one file per path in `paths`.",
+      mates, call,
+      hint = paste0("`paths` has ", length(paths), " and `mates` ", length(mates), ".")
+    )
+  }
+  mates
+}
+
 #' The work of sassy_demultiplex_fastx()
 #' @noRd
 demultiplex_fastx <- function(paths, patterns, output, k, margin, trim, mates,
@@ -278,14 +292,7 @@ demultiplex_fastx <- function(paths, patterns, output, k, margin, trim, mates,
     swapped_hint(patterns, is_file, "sassy_demultiplex_fastx", "paths")
   })
   if (!is.null(mates)) {
-    mates <- check_fastx_paths(mates, "mates", call = call)
-    if (length(mates) != length(paths)) {
-      abort_value("mates",
-        "`mates` must have one file per path in `paths`.",
-        mates, call,
-        hint = paste0("`paths` has ", length(paths), " and `mates` ", length(mates), ".")
-      )
-    }
+    mates <- check_mates(mates, paths, call)
   }
   args$all_endpoints <- FALSE
   e <- demux_ends_mode(patterns, policy, samples, chimeras, reason_files, args$ends, mates, call)

@@ -221,16 +221,24 @@ test_that("a symmetric set with a sheet looks the pair up in both orders", {
   expect_identical(as.character(x$status), c("assigned", "assigned", "ambiguous", "ambiguous"))
 })
 
-test_that("a barcode in the middle of a read is chimeric with chimeras = 'set_aside'", {
+# Simulated reads of which 1 and 2 have bc3's site after their letter 230
+# (read 2 as its reverse complement): chimeras.
+sim_chimeras <- function() {
   sim <- sim_symmetric(14L, 9L)
   withr::local_seed(10)
-  site <- paste0(sim$f5, sim$bcs[["bc3"]], sim$f3)
-  # reads 1 and 2 get a site in their middle (read 2 as its reverse
-  # complement); read 3 a site just inside its front end, not the middle
-  r <- sim$reads
+  sim$site <- paste0(sim$f5, sim$bcs[["bc3"]], sim$f3)
   mid <- function(x, s) paste0(substr(x, 1L, 230L), s, substring(x, 231L))
-  r[[1L]] <- mid(r[[1L]], site)
-  r[[2L]] <- mid(r[[2L]], sim_rc(site))
+  sim$reads[[1L]] <- mid(sim$reads[[1L]], sim$site)
+  sim$reads[[2L]] <- mid(sim$reads[[2L]], sim_rc(sim$site))
+  sim
+}
+
+test_that("a barcode in the middle of a read is chimeric with chimeras = 'set_aside'", {
+  sim <- sim_chimeras()
+  site <- sim$site
+  # reads 1 and 2 have a site in their middle; read 3 gets one just inside
+  # its front end, not the middle
+  r <- sim$reads
   r[[3L]] <- paste0(substr(r[[3L]], 1L, 90L), site, substring(r[[3L]], 91L))
   off <- sassy_assign(r, sim$set, k = 6L, ends = 120L)
   on <- sassy_assign(r, sim$set, k = 6L, ends = 120L, chimeras = "set_aside")
@@ -544,13 +552,9 @@ test_that("paired mates: the front end in R1, the rear end at the start of R2", 
 })
 
 test_that("chimeras = 'split' demultiplexes each part of a chimeric read as a read", {
-  sim <- sim_symmetric(14L, 9L)
-  withr::local_seed(10)
-  site <- paste0(sim$f5, sim$bcs[["bc3"]], sim$f3)
+  sim <- sim_chimeras()
+  site <- sim$site
   r <- sim$reads
-  mid <- function(x, s) paste0(substr(x, 1L, 230L), s, substring(x, 231L))
-  r[[1L]] <- mid(r[[1L]], site)
-  r[[2L]] <- mid(r[[2L]], sim_rc(site))
   # the middle hit, found independently: the site where it was put
   n_site <- nchar(site)
   parts <- c(

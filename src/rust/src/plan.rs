@@ -155,11 +155,7 @@ pub(crate) fn search_plan(plan: &Robj) -> Result<SearchPlan, CoreError> {
         // a barcode set's patterns hang over the reads' own ends only
         None if !spans.is_empty() && opts.overhang.is_some() && opts.mode == Mode::Assign => ducksassy_core::edge_overhang::plan(&opts, &patterns, spans, margin(plan)?),
         None => SearchPlan::new(&opts, &patterns).map(|mut plan| {
-            if !spans.is_empty() {
-                // the barcode's edits are counted along the hits' CIGARs
-                plan.barcode_spans = spans;
-                plan.cigar = true;
-            }
+            plan.set_barcode_spans(spans);
             plan
         }),
         Some(pam) => {

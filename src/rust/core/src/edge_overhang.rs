@@ -48,10 +48,9 @@ pub fn plan(opts: &SearchOptions, patterns: &[&[u8]], spans: Vec<crate::barcode_
         return Err(CoreError::Internal("edge overhang: an assignment with overhang needed".into()));
     }
     let mut edges = SearchPlan::new(&SearchOptions { mode: Mode::Hits, ends: None, cigar: true, max_hits: None, ..opts.clone() }, patterns)?;
-    edges.barcode_spans = spans.clone();
+    edges.set_barcode_spans(spans.clone());
     let mut main = SearchPlan::new(&SearchOptions { overhang: None, ..opts.clone() }, patterns)?;
-    main.cigar = main.cigar || !spans.is_empty();
-    main.barcode_spans = spans;
+    main.set_barcode_spans(spans);
     main.edges = Some(Box::new(Edges { plan: edges, margin }));
     Ok(main)
 }

@@ -274,8 +274,8 @@ pub struct SearchPlan {
     pub rc_filter: bool,
     /// The barcode letters of each pattern of a barcode set
     /// (`barcode_edits.rs`): an assignment's best hit then carries its
-    /// edits there. Empty (from `new()`) for none; a caller that sets it
-    /// sets `cigar` too, which the count reads.
+    /// edits there. Empty (from `new()`) for none; set it with
+    /// [`SearchPlan::set_barcode_spans`], which turns `cigar` on.
     pub barcode_spans: Vec<crate::barcode_edits::Span>,
     /// An assignment whose patterns hang over the records' own ends only
     /// (`edge_overhang.rs`): this plan searches without overhang, `edges`
@@ -427,6 +427,13 @@ impl SearchPlan {
     /// Whether the result is a `records x patterns` matrix.
     pub fn values(&self) -> bool {
         matches!(self.mode, Mode::Count | Mode::Contains)
+    }
+
+    /// Give an assignment the barcode letters of each pattern
+    /// ([`SearchPlan::barcode_spans`]); the count reads the hits' CIGARs.
+    pub fn set_barcode_spans(&mut self, spans: Vec<crate::barcode_edits::Span>) {
+        self.cigar |= !spans.is_empty();
+        self.barcode_spans = spans;
     }
 
     pub fn needs_trace(&self) -> bool {

@@ -253,8 +253,7 @@ fn the_best_hit_carries_the_edits_on_its_barcode_letters() {
                 let o = SearchOptions { window, threads, mode: Mode::Assign, ..opts.clone() };
                 let p: Vec<&[u8]> = pats.iter().map(|p| p.as_slice()).collect();
                 let mut plan = ducksassy_core::SearchPlan::new(&o, &p).unwrap();
-                plan.barcode_spans = spans.clone();
-                plan.cigar = true;
+                plan.set_barcode_spans(spans.clone());
                 let t: Vec<Option<&[u8]>> = texts.iter().map(|t| t.as_deref()).collect();
                 let got = match ducksassy_core::run(&plan, &t, &ducksassy_core::Control::new(), None).unwrap() {
                     Output::Best(b) => b,
@@ -325,14 +324,7 @@ fn overhang_at_the_records_own_ends_is_the_union_of_two_searches() {
         let called = |rec: u32| matches!(first[rec as usize], (Some(b), o) if o.is_none_or(|o| o > b.0 + margin));
         let mut union = plain.clone();
         for i in overhanging_at_record_ends(&over, &pats, &texts, ends).into_iter().filter(|&i| !called(over.record[i])) {
-            union.record.push(over.record[i]);
-            union.pattern.push(over.pattern[i]);
-            union.start.push(over.start[i]);
-            union.end.push(over.end[i]);
-            union.minus.push(over.minus[i]);
-            union.cost.push(over.cost[i]);
-            union.pattern_start.push(over.pattern_start[i]);
-            union.pattern_end.push(over.pattern_end[i]);
+            union.push_row(&over, i);
         }
         assert_eq!(flat(&got), rule(&union, texts.len()), "ends={ends:?} {opts:?}");
     }
