@@ -104,10 +104,8 @@ end_mode_formals <- function() {
 #' `"one end only"`, `"pair not in sample sheet"`, `"flank without
 #' barcode"` (no barcode, but an end's best hit has more edits on its
 #' barcode than the cap (see [sassy_kits()], *The barcode cap*), or the
-#' set's flank alone, the longer of `flank5` and `flank3` when it has 8
-#' letters or more, is found in an end with `ceiling(error_rate * its
-#' length)` edits: the adapter is there, its barcode too damaged), `"no
-#' hit"`. `status`
+#' set's flanks without a barcode are found in an end: see [sassy_kits()],
+#' *Flanks without barcode*), `"no hit"`. `status`
 #' then gains the level `"chimeric"`. The result has class
 #' `ducksassy_assignment` (a data frame) with [summary()][assignment-summary]
 #' and [plot()][assignment-summary] methods.
@@ -272,13 +270,14 @@ assign_vector <- function(texts, patterns, k, alphabet, rc, all_endpoints,
   }
   src <- list(
     keys = "record",
+    alphabet = alphabet,
     assign = one,
-    search = function(p, kk, e, rc2, cigar = FALSE) {
-      sassy_search(texts, p, kk,
-        alphabet = alphabet, rc = rc2 %||% rc, all_endpoints = all_endpoints,
+    search = function(p, kk, e, rc2, more = list(), cigar = FALSE) {
+      a <- list(alphabet = alphabet, rc = rc2 %||% rc, all_endpoints = all_endpoints,
         overhang = overhang, max_n_frac = max_n_frac, ignore_case = ignore_case,
-        cigar = cigar, threads = threads, indels = indels, ends = e
-      )
+        cigar = cigar, threads = threads, indels = indels, ends = e)
+      a[names(more)] <- more
+      do.call(sassy_search, c(list(texts, p, kk), a))
     },
     lengths = function() {
       tx <- as_texts(texts, "texts", call = call)
@@ -345,6 +344,7 @@ fastx_source <- function(paths, sp, args, BPPARAM, margin, call) {
   }
   list(
     keys = c("file", "record"),
+    alphabet = args$alphabet,
     assign = function(ends) {
       args$ends <- ends
       assign_fastx_one(paths, sp, args, BPPARAM, margin, call)
@@ -436,6 +436,7 @@ assign_table <- function(con, table, patterns, k, column, id, args,
   keys <- c("record", id)
   src <- list(
     keys = keys,
+    alphabet = args$alphabet,
     assign = function(ends) {
       args$ends <- ends
       assign_table_one(con, table, sp, column, id, args, chunk_rows, NULL,

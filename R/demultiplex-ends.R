@@ -79,9 +79,10 @@ demux_ends_outputs <- function(plan, set, e, call) {
     fp$k <- kk
     fp$ends <- NULL
     fp$barcode_from <- fp$barcode_to <- NULL
-    # a flank is looked for on either strand
+    # a flank is looked for on either strand; its presence is enough
     fp$rc <- fp$alphabet != "ascii"
-    as_plan(fp, "assign")
+    if (identical(fp$alphabet, "dna")) fp$alphabet <- "iupac"
+    as_plan(fp, "contains")
   })
   row_end <- if (is.null(set)) rep("both", length(plan$patterns)) else set$ends
   list(

@@ -145,9 +145,9 @@
 #' reason with `_` for spaces: `no_hit`, `ends_disagree` (policies
 #' `"either"` and `"both"`), `one_end_only` (`"both"`),
 #' `pair_not_in_sample_sheet` (`"samples"`), `flank_without_barcode` (a set
-#' with flanks): a read with no barcode at either end, but a flank of the
-#' set alone (its `flank5` or `flank3`, whichever is longer, if it has 8
-#' letters or more, with `k = ceiling(error_rate * length)`) in an end.
+#' with flanks): a read with no barcode at either end, but the set's
+#' flanks without a barcode in an end (see [sassy_kits()], *Flanks without
+#' barcode*).
 #' With `chimeras = "set_aside"`, the middle of each read longer than `2L`
 #' (its letters from `L + 1` to `n - L`) is searched for the set's
 #' patterns (flanks included, with `floor(0.75 * k)`, see [sassy_kits()],

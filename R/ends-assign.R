@@ -173,7 +173,7 @@ assign_ends <- function(src, mode, sp) {
     for (kk in unique(flanks$k)) {
       p <- flanks$patterns[flanks$k == kk]
       for (side in c(list(src), if (!is.null(src$mate)) list(src$mate))) {
-        found <- c(found, key_of(side$search(p, kk, L, TRUE)))
+        found <- c(found, key_of(side$search(p, kk, L, TRUE, flank_search_args(src$alphabet))))
       }
     }
     reason[no_hit[rec[no_hit] %in% found]] <- "flank without barcode"
@@ -297,18 +297,37 @@ deciding_columns <- function(front, rear, keys) {
   out
 }
 
-#' The flanks searched alone: of each row the longer of `flank5` and
-#' `flank3` when it has 8 letters or more, with k = ceiling(error_rate *
-#' its length)
+#' The flanks searched without a barcode: of each row whose two flanks have
+#' 20 letters or more together, the flanks with nothing between them
+#' (`flank5 + flank3`: an adapter without barcode) and with a slot of `N`
+#' as long as its barcode (`flank5 + N... + flank3`: the flanks around a
+#' barcode the set does not have), with k = ceiling(0.75 * error_rate *
+#' the flanks' letters). A flank alone at the set's error rate is no
+#' evidence: measured on simulated reads (benchmarks/kits.md), 16 letters
+#' with 5 edits are in the ends of 3 reads in 4 without any flank; the
+#' pair and the slot at three quarters of the rate, in none.
 #' @noRd
 flank_patterns <- function(set) {
   if (is.null(set)) {
     return(list(patterns = character(), k = integer()))
   }
-  f <- ifelse(nchar(set$flank5) >= nchar(set$flank3), set$flank5, set$flank3)
-  f <- unique(f[nchar(f) >= 8L])
+  n <- nchar(set$flank5) + nchar(set$flank3)
+  ok <- n >= 20L
   rate <- attr(set, "error_rate") %||% 0.27
-  list(patterns = f, k = as.integer(ceiling(rate * nchar(f))))
+  k <- as.integer(ceiling(0.75 * rate * n[ok]))
+  p <- c(paste0(set$flank5, set$flank3)[ok],
+    paste0(set$flank5, strrep("N", nchar(set$barcode)), set$flank3)[ok])
+  k <- c(k, k)
+  keep <- !duplicated(p)
+  list(patterns = p[keep], k = k[keep])
+}
+
+#' The search arguments of the flank patterns: their slot of N needs the
+#' IUPAC alphabet where the verb's is DNA (whose reads have no other
+#' letters, so the hits are those a DNA search would find)
+#' @noRd
+flank_search_args <- function(alphabet) {
+  if (identical(alphabet, "dna")) list(alphabet = "iupac") else list()
 }
 
 #' Assign the front and the rear end of each text on their own

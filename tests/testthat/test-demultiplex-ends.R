@@ -39,8 +39,8 @@ de_expected <- function(reads, set, k, L, policy, samples = NULL, chimeras = FAL
     reason[long[!is.na(mid$pattern)]] <- "chimeric"
   }
   if (!is.null(flanks)) {
-    fl <- sassy_assign(reads, flanks, k = flank_k, ends = c(L, L))
-    reason[reason %in% "no hit" & !is.na(fl$pattern)] <- "flank without barcode"
+    fl <- as.matrix(sassy_contains(reads, flanks, k = flank_k, ends = c(L, L)))
+    reason[reason %in% "no hit" & rowSums(fl) > 0] <- "flank without barcode"
   }
   out <- ifelse(is.na(reason), e$sample, ifelse(reason == "ambiguous", "ambiguous",
     ifelse(reason == "chimeric", "chimeric", if (reason_files) gsub(" ", "_", reason) else "unassigned")))
@@ -48,13 +48,20 @@ de_expected <- function(reads, set, k, L, policy, samples = NULL, chimeras = FAL
   list(output = out, ref = e, reason = reason)
 }
 
+# The flanks the reference looks for, written out: of each row, its flanks
+# with nothing between them (an adapter without barcode) and around a slot
+# of N as long as its barcode; k: 0.75 of the error rate (0.27) of their
+# letters.
+de_flanks <- function(f5, f3, n_barcode) {
+  unique(c(paste0(f5, f3), paste0(f5, strrep("N", n_barcode), f3)))
+}
+de_flank_k <- function(letters) as.integer(ceiling(0.75 * 0.27 * letters))
+
 # A symmetric set with flanks (a native kit: the same barcode at each end),
 # and reads of chosen ends, orientation and edits.
 de_native <- function(seed = 3801) {
   set.seed(seed)
   bcs <- c(a = de_dna(20), b = de_dna(20), c = de_dna(20))
-  # (a flank of 24 letters: at the rule's k = 7, random reads rarely hold
-  # it; one of 14 at k = 4 is found in about half of random 350-mers)
   f5 <- de_dna(24)
   f3 <- de_dna(12)
   set <- sassy_barcodes(bcs, flank5 = f5, flank3 = f3)
@@ -97,7 +104,7 @@ test_that("each policy writes every read to the output the reference names", {
       expect_identical(sum(res$records), as.double(length(w$reads)))
       expect_identical(lengths(got, use.names = FALSE), as.integer(res$records))
       ex <- de_expected(w$reads, w$set, k, L, policy, reason_files = reason_files,
-        flanks = w$f5, flank_k = ceiling(0.27 * 24))
+        flanks = de_flanks(w$f5, w$f3, 20L), flank_k = de_flank_k(36L))
       where <- rep(names(got), lengths(got))[match(paste0("r", seq_along(w$reads)), unlist(got))]
       expect_identical(where, ex$output, info = paste(policy, reason_files))
       # the outputs: the barcodes, then the reasons
@@ -127,8 +134,9 @@ test_that("each policy writes every read to the output the reference names", {
   rep <- utils::read.delim(file.path(dir, "eitherTRUE.tsv"), stringsAsFactors = FALSE)
   kind <- rep(c("both", "front", "rear", "disagree", "none", "flank", "short", "chimera"), length.out = 60)
   expect_true(all(rep$reason[kind == "disagree"] == "ends disagree"))
-  # (a random read may hold the flank alone at the rule's k: 1 in 20 here)
-  expect_true(all(rep$reason[kind == "none"] %in% c("no hit", "flank without barcode")))
+  # (random reads do not hold the flanks, with or without a slot, at k = 8
+  # of their 36 letters)
+  expect_true(all(rep$reason[kind == "none"] == "no hit"))
   expect_true(all(rep$reason[kind == "flank"] == "flank without barcode"))
   expect_true(all(rep$status[kind %in% c("both", "front", "rear", "short")] == "assigned"))
 })
@@ -141,7 +149,8 @@ test_that("chimeras = 'set_aside' writes reads with a barcode in their middle to
     chimeras = "set_aside", report = file.path(dir, "r.tsv"))
   expect_identical(res$name, c("a", "b", "c", "unassigned", "ambiguous", "chimeric"))
   got <- de_outputs(res)
-  ex <- de_expected(w$reads, w$set, 6L, 100L, "either", chimeras = TRUE, flanks = w$f5, flank_k = 7L)
+  ex <- de_expected(w$reads, w$set, 6L, 100L, "either", chimeras = TRUE,
+    flanks = de_flanks(w$f5, w$f3, 20L), flank_k = de_flank_k(36L))
   where <- rep(names(got), lengths(got))[match(paste0("r", seq_along(w$reads)), unlist(got))]
   expect_identical(where, ex$output)
   kind <- rep(c("both", "front", "rear", "disagree", "none", "flank", "short", "chimera"), length.out = 60)
@@ -193,7 +202,7 @@ test_that("a sample sheet names the sample of each pair of a dual-barcode design
   expect_identical(res$name, c("S1", "S2", "S3", "pair_not_in_sample_sheet", "flank_without_barcode", "no_hit", "ambiguous"))
   got <- de_outputs(res)
   ex <- de_expected(reads, set, 6L, 120L, "samples", samples = sheet, reason_files = TRUE,
-    flanks = c(front3, rear3), flank_k = 4L)
+    flanks = c(de_flanks(f5, front3, 24L), de_flanks(f5, rear3, 24L)), flank_k = de_flank_k(24L))
   where <- rep(names(got), lengths(got))[match(paste0("r", seq_along(reads)), unlist(got))]
   expect_identical(where, ex$output)
   expect_identical(sort(unlist(got, use.names = FALSE)), sort(paste0("r", seq_len(n))))

@@ -96,9 +96,8 @@ sim_symmetric <- function(n, seed) {
   bcs <- c(bc1 = sim_dna(20), bc2 = sim_dna(20), bc3 = sim_dna(20), bc4 = sim_dna(20))
   f5 <- sim_dna(22)
   f3 <- sim_dna(22)
-  # (error_rate: the flank searched alone has ceiling(0.15 * 22) = 4 edits;
-  # with the default 0.27, 6 edits, a random read of 470 letters has the
-  # 22 letters by chance now and then)
+  # (error_rate 0.15: the flanks searched without barcode, 44 letters, have
+  # ceiling(0.75 * 0.15 * 44) = 5 edits)
   set <- sassy_barcodes(bcs, flank5 = f5, flank3 = f3, error_rate = 0.15)
   kind <- rep_len(c("both", "front", "rear", "differ", "none", "both", "front"), n)
   truth <- data.frame(front = NA_character_, rear = NA_character_, either = NA_character_,
@@ -205,9 +204,8 @@ test_that("a symmetric set with a sheet looks the pair up in both orders", {
   bcs <- c(a = sim_dna(20), b = sim_dna(20), c = sim_dna(20))
   f5 <- sim_dna(20)
   f3 <- sim_dna(20)
-  # (error_rate: the flank searched alone has ceiling(0.15 * 22) = 4 edits;
-  # with the default 0.27, 6 edits, a random read of 470 letters has the
-  # 22 letters by chance now and then)
+  # (error_rate 0.15: the flanks searched without barcode, 44 letters, have
+  # ceiling(0.75 * 0.15 * 44) = 5 edits)
   set <- sassy_barcodes(bcs, flank5 = f5, flank3 = f3, error_rate = 0.15)
   site <- function(x) paste0(f5, bcs[[x]], f3)
   mk <- function(x, y) paste0(sim_dna(10), site(x), sim_dna(200), sim_rc(site(y)), sim_dna(10))
@@ -261,13 +259,17 @@ test_that("a flank with a barcode of no sample is 'flank without barcode'", {
   expect_true(length(none) >= 2L)
   # the flanks around a barcode that is none of the set's
   r[[none[[1L]]]] <- paste0(sim_dna(20), sim$f5, sim_dna(20), sim$f3, substring(r[[none[[1L]]]], 80L))
-  # flank5 alone (the longer flank, or flank5 where they are as long), with
-  # two edits, on the reverse strand, at the rear
-  r[[none[[2L]]]] <- paste0(r[[none[[2L]]]], sim_rc(sim_edit(sim$f5, 2L)), sim_dna(10))
+  # the adapter without barcode (flank5 then flank3), with two edits, on
+  # the reverse strand, at the rear
+  r[[none[[2L]]]] <- paste0(r[[none[[2L]]]], sim_rc(sim_edit(paste0(sim$f5, sim$f3), 2L)), sim_dna(10))
   x <- sassy_assign(r, sim$set, k = 6L, ends = 120L)
   want <- sim$truth$reason_either
   want[none[1:2]] <- "flank without barcode"
   expect_identical(x$reason, want)
+  # one flank alone is no adapter: at this rate 22 letters are found by
+  # chance in random reads now and then
+  alone <- c(paste0(sim_dna(20), sim$f5, sim_dna(300)), paste0(sim_dna(300), sim_rc(sim$f3), sim_dna(20)))
+  expect_identical(sassy_assign(alone, sim$set, k = 6L, ends = 120L)$reason, c("no hit", "no hit"))
   # bare patterns have no flanks: "no hit"
   y <- sassy_assign(r, sim$set$barcode, k = 3L, ends = 120L, policy = "either")
   expect_identical(y$reason[none[1:2]], c("no hit", "no hit"))

@@ -27,7 +27,11 @@ fn rc(s: &str) -> String {
 }
 
 fn assign_plan(patterns: &[&str], k: i64) -> SearchPlan {
-    let opts = SearchOptions { k, mode: Mode::Assign, threads: 2, ..Default::default() };
+    plan_of(patterns, k, Mode::Assign)
+}
+
+fn plan_of(patterns: &[&str], k: i64, mode: Mode) -> SearchPlan {
+    let opts = SearchOptions { k, mode, threads: 2, ..Default::default() };
     let p: Vec<&[u8]> = patterns.iter().map(|s| s.as_bytes()).collect();
     SearchPlan::new(&opts, &p).unwrap()
 }
@@ -41,6 +45,13 @@ fn records(path: &str) -> Vec<(String, String)> {
 
 #[test]
 fn each_read_goes_to_its_sample_or_reason_and_both_ends_are_trimmed() {
+    // the flanks' presence from a contains plan (as R sends it) and from an
+    // assign plan
+    each_read_with_flank_plans(Mode::Contains);
+    each_read_with_flank_plans(Mode::Assign);
+}
+
+fn each_read_with_flank_plans(flank_mode: Mode) {
     let mut rng = XorShift(0x3838_3838_dead_beef);
     let bc: Vec<String> = (0..2).map(|_| rng.bases(20)).collect();
     let flank = rng.bases(20);
@@ -80,7 +91,7 @@ fn each_read_goes_to_its_sample_or_reason_and_both_ends_are_trimmed() {
         rule: EndsRule::new(Policy::Either, vec![0, 1], vec![RowEnd::Both; 2], &[]).unwrap(),
         output_of_sample: vec![0, 1],
         output_of_reason,
-        flank_plans: vec![assign_plan(&[&flank], 2)],
+        flank_plans: vec![plan_of(&[&flank], 2, flank_mode)],
         chimeras: true,
         chimera_k: 2,
         split: false,

@@ -43,8 +43,8 @@ pub struct EndsSpec {
     pub output_of_sample: Vec<usize>,
     /// The output of each reason ([`Reason::index`]).
     pub output_of_reason: [usize; 7],
-    /// The flank patterns' plans (assign plans, one per `k`); empty: no
-    /// flank search.
+    /// The flank patterns' plans (contains plans, one per `k`; assign
+    /// plans are read as presence too); empty: no flank search.
     pub flank_plans: Vec<SearchPlan>,
     /// Search the middle of the reads for chimeras, at this `k` (below the
     /// ends' k: see R's chimera_k()); with `split`, a chimeric read is
@@ -278,8 +278,8 @@ impl<'s> EndsSearch<'s> {
                 for (t, bt, p) in sides {
                     let sub: Vec<Option<&[u8]>> = none.iter().map(|&i| t[i]).collect();
                     for plan in &self.flanks {
-                        for (j, b) in search(plan, &sub, bt, p, &sub_origin, ctl, poll)?.iter().enumerate() {
-                            flank[none[j]] |= b.hit.is_some();
+                        for (j, found) in present(plan, &sub, bt, p, &sub_origin, ctl, poll)?.into_iter().enumerate() {
+                            flank[none[j]] |= found;
                         }
                     }
                 }
@@ -328,7 +328,47 @@ fn search(
     if texts.is_empty() {
         return Ok(Vec::new());
     }
-    let out = engine::run(plan, texts, ctl, Some(poll)).map_err(|e| match e {
+    match run_mapped(plan, texts, batch, path, origin, ctl, poll)? {
+        Output::Best(b) if b.len() == texts.len() => Ok(b),
+        _ => Err(CoreError::Internal("both ends: the search returned no assignments".into()).into()),
+    }
+}
+
+/// Whether any pattern of `plan` (contains, as the flank plans are; or
+/// assign) is in each of `texts`, as [`search`] searches them.
+fn present(
+    plan: &SearchPlan,
+    texts: &[Option<&[u8]>],
+    batch: &Batch,
+    path: &str,
+    origin: &dyn Fn(usize) -> (usize, usize),
+    ctl: &Control,
+    poll: &mut dyn FnMut() -> bool,
+) -> Result<Vec<bool>, FastxError> {
+    let n = texts.len();
+    if n == 0 {
+        return Ok(Vec::new());
+    }
+    match run_mapped(plan, texts, batch, path, origin, ctl, poll)? {
+        Output::Best(b) if b.len() == n => Ok(b.iter().map(|b| b.hit.is_some()).collect()),
+        // records x patterns, column-major: 1 where present (NA: missing)
+        Output::Values(v) if v.len() == n * plan.patterns.len() => Ok((0..n).map(|i| v.iter().skip(i).step_by(n).any(|&x| x == 1)).collect()),
+        _ => Err(CoreError::Internal("both ends: the flank search returned no presence".into()).into()),
+    }
+}
+
+/// [`engine::run`], with errors about the texts made errors about the
+/// file's records.
+fn run_mapped(
+    plan: &SearchPlan,
+    texts: &[Option<&[u8]>],
+    batch: &Batch,
+    path: &str,
+    origin: &dyn Fn(usize) -> (usize, usize),
+    ctl: &Control,
+    poll: &mut dyn FnMut() -> bool,
+) -> Result<Output, FastxError> {
+    engine::run(plan, texts, ctl, Some(poll)).map_err(|e| match e {
         CoreError::InvalidLetter { index, position, letter, alphabet, .. } => {
             let (rec, offset) = origin(index);
             FastxError::Letter {
@@ -348,11 +388,7 @@ fn search(
             message: format!("the sequence has {n} letters, more than 2^31 - 1"),
         },
         e => FastxError::Core(e),
-    })?;
-    match out {
-        Output::Best(b) if b.len() == texts.len() => Ok(b),
-        _ => Err(CoreError::Internal("both ends: the search returned no assignments".into()).into()),
-    }
+    })
 }
 
 #[cfg(test)]
