@@ -165,7 +165,7 @@ assign_ends <- function(src, mode, sp) {
   rec <- key_of(front)
   no_hit <- reason %in% "no hit"
   reason[no_hit & (capped_front | capped_rear)] <- "flank without barcode"
-  # a flank alone where no barcode was found
+  # the set's flanks without a barcode, where none was found
   flanks <- flank_patterns(mode$set)
   no_hit <- which(reason %in% "no hit")
   if (length(flanks$patterns) && length(no_hit)) {
@@ -299,25 +299,28 @@ deciding_columns <- function(front, rear, keys) {
 
 #' The flanks searched without a barcode: of each row whose two flanks have
 #' 20 letters or more together, the flanks with nothing between them
-#' (`flank5 + flank3`: an adapter without barcode) and with a slot of `N`
-#' as long as its barcode (`flank5 + N... + flank3`: the flanks around a
-#' barcode the set does not have), with k = ceiling(0.75 * error_rate *
-#' the flanks' letters). A flank alone at the set's error rate is no
-#' evidence: measured on simulated reads (benchmarks/kits.md), 16 letters
-#' with 5 edits are in the ends of 3 reads in 4 without any flank; the
-#' pair and the slot at three quarters of the rate, in none.
+#' (`flank5 + flank3`: an adapter without barcode) and around a slot of `N`
+#' as long as its barcode (`flank5 + N... + flank3`: a barcode the set does
+#' not have), with k = ceiling(0.75 * error_rate * the flanks' letters);
+#' and each flank of 14 letters or more alone, with k = floor(error_rate *
+#' its letters / 2) (a read that starts or ends inside the barcode keeps
+#' one flank). One flank alone at the set's error rate is no evidence:
+#' measured on simulated reads (benchmarks/kits.md), 16 letters with 5
+#' edits are in the ends of 3 reads in 4 without any flank.
 #' @noRd
 flank_patterns <- function(set) {
   if (is.null(set)) {
     return(list(patterns = character(), k = integer()))
   }
+  rate <- attr(set, "error_rate") %||% 0.27
   n <- nchar(set$flank5) + nchar(set$flank3)
   ok <- n >= 20L
-  rate <- attr(set, "error_rate") %||% 0.27
-  k <- as.integer(ceiling(0.75 * rate * n[ok]))
-  p <- c(paste0(set$flank5, set$flank3)[ok],
+  together <- c(paste0(set$flank5, set$flank3)[ok],
     paste0(set$flank5, strrep("N", nchar(set$barcode)), set$flank3)[ok])
-  k <- c(k, k)
+  alone <- c(set$flank5, set$flank3)
+  alone <- alone[nchar(alone) >= 14L]
+  p <- c(together, alone)
+  k <- c(rep(as.integer(ceiling(0.75 * rate * n[ok])), 2L), as.integer(floor(rate * nchar(alone) / 2)))
   keep <- !duplicated(p)
   list(patterns = p[keep], k = k[keep])
 }

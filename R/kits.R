@@ -88,18 +88,20 @@
 #'
 #' @section Flanks without barcode:
 #' A read whose ends name no barcode is `"flank without barcode"` when its
-#' best hit was over the cap (above), or when an end holds the set's flanks
-#' with no barcode between them (`flank5` then `flank3`: an adapter
-#' without barcode) or around a slot as long as the barcode (`flank5`, any
-#' letters, `flank3`: a barcode the set does not have), either strand, with
-#' at most `ceiling(0.75 * error_rate * f)` edits, `f` the flanks' letters
-#' together (5 of SQK-RBK001's 7 + 16). Sets whose flanks have fewer than
-#' 20 letters together are not searched so. One flank alone at the set's
-#' error rate is no evidence: on the simulated runs of
-#' `benchmarks/kits.Rmd`, SQK-RBK004's 16-letter `flank3` with 5 edits is
-#' in an end of 3 reads in 4 that have no flank at all; the flanks
-#' together at three quarters of the rate, in none of them, while they
-#' find 87-98% of the reads that carry an adapter without barcode.
+#' best hit was over the cap (above), or when an end holds, on either
+#' strand, the set's flanks with no barcode between them (`flank5` then
+#' `flank3`: an adapter without barcode) or around a slot as long as the
+#' barcode (`flank5`, any letters, `flank3`: a barcode the set does not
+#' have), with at most `ceiling(0.75 * error_rate * f)` edits, `f` the
+#' flanks' letters together (sets with `f >= 20`; 5 edits of SQK-RBK001's
+#' 7 + 16), or one flank of 14 letters or more alone with at most
+#' `floor(error_rate * n / 2)` edits of its `n` (2 of 16: a read that
+#' starts or ends inside its barcode keeps one flank). One flank alone at
+#' the set's error rate is no evidence: on the simulated runs of
+#' `benchmarks/kits.Rmd`, a 16-letter flank with 5 edits is in an end of 3
+#' reads in 4 that have no flank at all; these rules flag at most 2 in 100
+#' of them, and most of the reads that carry an adapter without barcode
+#' (see the reasons table there).
 #'
 #' @section Read ends:
 #' A read may start or end inside its adapter, cutting off part of a flank.

@@ -28,7 +28,7 @@ de_outputs <- function(res) {
 # flanks are the demultiplexing's own: found here by searches of their own
 # (the middle of long reads; the flanks in the end windows).
 de_expected <- function(reads, set, k, L, policy, samples = NULL, chimeras = FALSE,
-                        reason_files = FALSE, flanks = NULL, flank_k = NULL) {
+                        reason_files = FALSE, flanks = NULL) {
   e <- ducksassy:::assign_read_ends(reads, set, k = k, end_length = L, policy = policy, samples = samples)
   reason <- e$reason
   if (chimeras) {
@@ -39,8 +39,10 @@ de_expected <- function(reads, set, k, L, policy, samples = NULL, chimeras = FAL
     reason[long[!is.na(mid$pattern)]] <- "chimeric"
   }
   if (!is.null(flanks)) {
-    fl <- as.matrix(sassy_contains(reads, flanks, k = flank_k, ends = c(L, L)))
-    reason[reason %in% "no hit" & rowSums(fl) > 0] <- "flank without barcode"
+    found <- vapply(seq_along(flanks$patterns), function(i) {
+      as.matrix(sassy_contains(reads, flanks$patterns[[i]], k = flanks$k[[i]], ends = c(L, L)))[, 1]
+    }, logical(length(reads)))
+    reason[reason %in% "no hit" & rowSums(matrix(found, length(reads))) > 0] <- "flank without barcode"
   }
   out <- ifelse(is.na(reason), e$sample, ifelse(reason == "ambiguous", "ambiguous",
     ifelse(reason == "chimeric", "chimeric", if (reason_files) gsub(" ", "_", reason) else "unassigned")))
@@ -48,14 +50,21 @@ de_expected <- function(reads, set, k, L, policy, samples = NULL, chimeras = FAL
   list(output = out, ref = e, reason = reason)
 }
 
-# The flanks the reference looks for, written out: of each row, its flanks
-# with nothing between them (an adapter without barcode) and around a slot
-# of N as long as its barcode; k: 0.75 of the error rate (0.27) of their
-# letters.
+# The flanks the reference looks for, written out (the error rate 0.27):
+# of each row, its flanks with nothing between them (an adapter without
+# barcode) and around a slot of N as long as its barcode, k = 0.75 of the
+# rate of their letters; each flank of 14 letters or more alone, k = half
+# the rate of its letters.
 de_flanks <- function(f5, f3, n_barcode) {
-  unique(c(paste0(f5, f3), paste0(f5, strrep("N", n_barcode), f3)))
+  together <- unique(c(paste0(f5, f3), paste0(f5, strrep("N", n_barcode), f3)))
+  alone <- unique(c(f5, f3))
+  alone <- alone[nchar(alone) >= 14L]
+  list(
+    patterns = c(together, alone),
+    k = c(rep(as.integer(ceiling(0.75 * 0.27 * (nchar(f5[[1]]) + nchar(f3[[1]])))), length(together)),
+      as.integer(floor(0.27 * nchar(alone) / 2)))
+  )
 }
-de_flank_k <- function(letters) as.integer(ceiling(0.75 * 0.27 * letters))
 
 # A symmetric set with flanks (a native kit: the same barcode at each end),
 # and reads of chosen ends, orientation and edits.
@@ -104,7 +113,7 @@ test_that("each policy writes every read to the output the reference names", {
       expect_identical(sum(res$records), as.double(length(w$reads)))
       expect_identical(lengths(got, use.names = FALSE), as.integer(res$records))
       ex <- de_expected(w$reads, w$set, k, L, policy, reason_files = reason_files,
-        flanks = de_flanks(w$f5, w$f3, 20L), flank_k = de_flank_k(36L))
+        flanks = de_flanks(w$f5, w$f3, 20L))
       where <- rep(names(got), lengths(got))[match(paste0("r", seq_along(w$reads)), unlist(got))]
       expect_identical(where, ex$output, info = paste(policy, reason_files))
       # the outputs: the barcodes, then the reasons
@@ -134,8 +143,8 @@ test_that("each policy writes every read to the output the reference names", {
   rep <- utils::read.delim(file.path(dir, "eitherTRUE.tsv"), stringsAsFactors = FALSE)
   kind <- rep(c("both", "front", "rear", "disagree", "none", "flank", "short", "chimera"), length.out = 60)
   expect_true(all(rep$reason[kind == "disagree"] == "ends disagree"))
-  # (random reads do not hold the flanks, with or without a slot, at k = 8
-  # of their 36 letters)
+  # (random reads do not hold the flanks: together, with or without a
+  # slot, at k = 8 of their 36 letters; flank5 alone at k = 3 of 24)
   expect_true(all(rep$reason[kind == "none"] == "no hit"))
   expect_true(all(rep$reason[kind == "flank"] == "flank without barcode"))
   expect_true(all(rep$status[kind %in% c("both", "front", "rear", "short")] == "assigned"))
@@ -150,7 +159,7 @@ test_that("chimeras = 'set_aside' writes reads with a barcode in their middle to
   expect_identical(res$name, c("a", "b", "c", "unassigned", "ambiguous", "chimeric"))
   got <- de_outputs(res)
   ex <- de_expected(w$reads, w$set, 6L, 100L, "either", chimeras = TRUE,
-    flanks = de_flanks(w$f5, w$f3, 20L), flank_k = de_flank_k(36L))
+    flanks = de_flanks(w$f5, w$f3, 20L))
   where <- rep(names(got), lengths(got))[match(paste0("r", seq_along(w$reads)), unlist(got))]
   expect_identical(where, ex$output)
   kind <- rep(c("both", "front", "rear", "disagree", "none", "flank", "short", "chimera"), length.out = 60)
@@ -202,7 +211,7 @@ test_that("a sample sheet names the sample of each pair of a dual-barcode design
   expect_identical(res$name, c("S1", "S2", "S3", "pair_not_in_sample_sheet", "flank_without_barcode", "no_hit", "ambiguous"))
   got <- de_outputs(res)
   ex <- de_expected(reads, set, 6L, 120L, "samples", samples = sheet, reason_files = TRUE,
-    flanks = c(de_flanks(f5, front3, 24L), de_flanks(f5, rear3, 24L)), flank_k = de_flank_k(24L))
+    flanks = de_flanks(f5, c(front3, rear3), 24L))
   where <- rep(names(got), lengths(got))[match(paste0("r", seq_along(reads)), unlist(got))]
   expect_identical(where, ex$output)
   expect_identical(sort(unlist(got, use.names = FALSE)), sort(paste0("r", seq_len(n))))

@@ -96,8 +96,9 @@ sim_symmetric <- function(n, seed) {
   bcs <- c(bc1 = sim_dna(20), bc2 = sim_dna(20), bc3 = sim_dna(20), bc4 = sim_dna(20))
   f5 <- sim_dna(22)
   f3 <- sim_dna(22)
-  # (error_rate 0.15: the flanks searched without barcode, 44 letters, have
-  # ceiling(0.75 * 0.15 * 44) = 5 edits)
+  # (error_rate 0.15: the flanks searched without barcode have
+  # ceiling(0.75 * 0.15 * 44) = 5 edits together, floor(0.15 * 22 / 2) = 1
+  # alone)
   set <- sassy_barcodes(bcs, flank5 = f5, flank3 = f3, error_rate = 0.15)
   kind <- rep_len(c("both", "front", "rear", "differ", "none", "both", "front"), n)
   truth <- data.frame(front = NA_character_, rear = NA_character_, either = NA_character_,
@@ -204,8 +205,9 @@ test_that("a symmetric set with a sheet looks the pair up in both orders", {
   bcs <- c(a = sim_dna(20), b = sim_dna(20), c = sim_dna(20))
   f5 <- sim_dna(20)
   f3 <- sim_dna(20)
-  # (error_rate 0.15: the flanks searched without barcode, 44 letters, have
-  # ceiling(0.75 * 0.15 * 44) = 5 edits)
+  # (error_rate 0.15: the flanks searched without barcode have
+  # ceiling(0.75 * 0.15 * 44) = 5 edits together, floor(0.15 * 22 / 2) = 1
+  # alone)
   set <- sassy_barcodes(bcs, flank5 = f5, flank3 = f3, error_rate = 0.15)
   site <- function(x) paste0(f5, bcs[[x]], f3)
   mk <- function(x, y) paste0(sim_dna(10), site(x), sim_dna(200), sim_rc(site(y)), sim_dna(10))
@@ -266,10 +268,10 @@ test_that("a flank with a barcode of no sample is 'flank without barcode'", {
   want <- sim$truth$reason_either
   want[none[1:2]] <- "flank without barcode"
   expect_identical(x$reason, want)
-  # one flank alone is no adapter: at this rate 22 letters are found by
-  # chance in random reads now and then
-  alone <- c(paste0(sim_dna(20), sim$f5, sim_dna(300)), paste0(sim_dna(300), sim_rc(sim$f3), sim_dna(20)))
-  expect_identical(sassy_assign(alone, sim$set, k = 6L, ends = 120L)$reason, c("no hit", "no hit"))
+  # one flank alone counts with few edits only: floor(0.15 * 22 / 2) = 1
+  alone <- c(paste0(sim_dna(20), sim_edit(sim$f5, 3L), sim_dna(300)),
+    paste0(sim_dna(300), sim_rc(sim_edit(sim$f3, 1L)), sim_dna(20)))
+  expect_identical(sassy_assign(alone, sim$set, k = 6L, ends = 120L)$reason, c("no hit", "flank without barcode"))
   # bare patterns have no flanks: "no hit"
   y <- sassy_assign(r, sim$set$barcode, k = 3L, ends = 120L, policy = "either")
   expect_identical(y$reason[none[1:2]], c("no hit", "no hit"))

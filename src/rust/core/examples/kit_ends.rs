@@ -74,6 +74,10 @@ fn main() {
         let letters = f5.len() + f3.len();
         let slot = format!("{f5}{}{f3}", "N".repeat(patterns[0].len() - letters));
         time("both ends: flanks without barcode (contains)", &[format!("{f5}{f3}").into_bytes(), slot.into_bytes()], fk(letters), Mode::Contains, true, (l, l));
-        time("both ends: longer flank alone, k = 0.27 of it (contains)", &[if f5.len() >= f3.len() { f5.clone() } else { f3.clone() }.into_bytes()], ((0.27 * f5.len().max(f3.len()) as f64).ceil()) as i64, Mode::Contains, true, (l, l));
+        let alone: Vec<Vec<u8>> = [&f5, &f3].iter().filter(|f| f.len() >= 14).map(|f| f.as_bytes().to_vec()).collect();
+        if let Some(f) = alone.first() {
+            time("both ends: a flank of 14+ alone, k = 0.27 / 2 of it (contains)", &alone, (0.27 * f.len() as f64 / 2.0).floor() as i64, Mode::Contains, true, (l, l));
+        }
+        time("both ends: the old rule, the longer flank alone, k = 0.27 of it (contains)", &[if f5.len() >= f3.len() { f5.clone() } else { f3.clone() }.into_bytes()], ((0.27 * f5.len().max(f3.len()) as f64).ceil()) as i64, Mode::Contains, true, (l, l));
     }
 }
