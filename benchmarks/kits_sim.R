@@ -434,19 +434,35 @@ if (args$speed) {
     sassy_demultiplex_fastx(s$copies, c(x = strrep("ACGT", 6L)), k = 0L, ends = 24L, threads = TH,
       output = file.path(dir, "{name}.fastq"), overwrite = TRUE)
   }
-  tools <- c("ours", if (args$overhang > 0) "ours_overhang", "io_floor",
+  # the searches of the ends alone (in R, the reads already there): the
+  # kit's patterns over the first and the last L letters of each read, at
+  # the kit's k (what a demultiplexing searches, besides the flanks of the
+  # reads without a barcode), and at k = 0, the least any search of every
+  # pattern over both ends costs with sassy (its rows stop soonest)
+  end_windows <- function(path) {
+    x <- sassy_read_fastx(path)$sequence
+    n <- nchar(x)
+    c(substr(x, 1L, L), substr(x, pmax(1L, n - L + 1L), n))
+  }
+  for (sn in names(speed_sets)) speed_sets[[sn]]$windows <- end_windows(speed_sets[[sn]]$copies)
+  search_ends <- function(s, k) {
+    sassy_assign(s$windows, ducksassy:::set_patterns(s$set), k = k %||% ducksassy:::default_set_k(s$set), threads = TH)
+  }
+  tools <- c("ours", if (args$overhang > 0) "ours_overhang", "io_floor", "search_ends", "search_ends_k0",
     if (nzchar(qcat_bin)) c("qcat", "qcat_one"), if (nzchar(cutadapt_bin)) c("cutadapt", "cutadapt_one"))
   call_of <- function(tl, s, sn) {
     switch(tl,
       ours = function() demux_speed(s, sn),
       ours_overhang = function() demux_speed(s, sn, overhang = args$overhang),
       io_floor = function() io_floor(s, sn),
+      search_ends = function() search_ends(s, NULL),
+      search_ends_k0 = function() search_ends(s, 0L),
       qcat = function() run_qcat(s$sub, s$qcat_kit),
       qcat_one = function() run_qcat(s$one, s$qcat_kit),
       cutadapt = function() run_cutadapt(s$sub, s$fasta, s$o, file.path(work, paste0("speed-", sn, "-cutadapt"))),
       cutadapt_one = function() run_cutadapt(s$one, s$fasta, s$o, file.path(work, paste0("speed-", sn, "-cutadapt1"))))
   }
-  records_of <- function(tl, s) switch(tl, ours = , ours_overhang = , io_floor = s$n_sub * args$copies,
+  records_of <- function(tl, s) switch(tl, ours = , ours_overhang = , io_floor = , search_ends = , search_ends_k0 = s$n_sub * args$copies,
     qcat = , cutadapt = s$n_sub, 1L)
   # warm-up (file caches, the first load of each program)
   for (sn in names(speed_sets)) for (tl in tools) invisible(call_of(tl, speed_sets[[sn]], sn)())
@@ -504,6 +520,8 @@ write_receipt("kits_sim", args, load_before = load_before, extra = list(
       if (ends_api_demux) ", policy = \"either\"" else ""),
     ours_overhang = sprintf("the same with overhang = %s", args$overhang),
     io_floor = "sassy_demultiplex_fastx(copies, c(x = strrep(\"ACGT\", 6)), k = 0, ends = 24, threads = 1, output = \"{name}.fastq\")",
+    search_ends = sprintf("sassy_assign(windows, set_patterns(kit), k = <the kit's>, threads = 1), windows: the first and the last %d letters of each read of the copies, already in R", L),
+    search_ends_k0 = "the same with k = 0",
     qcat = "qcat -f reads.fastq -k <kit> --tsv",
     cutadapt = paste("cutadapt", paste(cutadapt_args("adapters.fasta", "<o>", "{name}.fastq", "reads.fastq"), collapse = " ")))
 ))
