@@ -11,8 +11,9 @@
 //!   cut by the read's end, and a long middle gives chance hits at k many
 //!   chances); a hit there sets the read aside as chimeric;
 //! - flanks: a read with no barcode at either end (reason "no hit") whose
-//!   ends hold a flank of the set alone (the flank patterns, each plan of
-//!   its own `k`) is "flank without barcode".
+//!   ends hold the set's flanks without a barcode (the flank patterns R's
+//!   `flank_patterns()` makes, a contains plan per `k`) is "flank without
+//!   barcode".
 //!
 //! Paired mates (Illumina): the front end is the first `L` letters of the
 //! read (R1), the rear end the first `L` of its mate (R2), which starts at
