@@ -81,7 +81,8 @@ demux_ends_outputs <- function(plan, set, e, call) {
     fp$barcode_from <- fp$barcode_to <- NULL
     # a flank is looked for on either strand; its presence is enough
     fp$rc <- fp$alphabet != "ascii"
-    if (identical(fp$alphabet, "dna")) fp$alphabet <- "iupac"
+    more <- flank_search_args(fp$alphabet)
+    fp[names(more)] <- more
     as_plan(fp, "contains")
   })
   row_end <- if (is.null(set)) rep("both", length(plan$patterns)) else set$ends

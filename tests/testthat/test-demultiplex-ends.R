@@ -377,3 +377,21 @@ test_that("several inputs and gzip outputs give the records of one plain run", {
     expect_identical(sassy_read_fastx(gz$path[[i]]), sassy_read_fastx(plain$path[[i]]))
   }
 })
+
+test_that("a DNA search looks for the flanks' slot of N as an IUPAC one", {
+  w <- de_native()
+  fq <- de_fastq(w$reads)
+  dir <- withr::local_tempdir()
+  run <- function(alphabet) {
+    sassy_demultiplex_fastx(fq, w$set, output = file.path(dir, alphabet, "{name}.fastq"), k = 6L, ends = 100L,
+      alphabet = alphabet, reason_files = TRUE)
+  }
+  dna <- run("dna")
+  expect_identical(dna$records, run("iupac")$records)
+  # the planted flanks around a barcode of no sample are found
+  kind <- rep(c("both", "front", "rear", "disagree", "none", "flank", "short", "chimera"), length.out = 60)
+  got <- de_outputs(dna)
+  expect_setequal(got$flank_without_barcode, paste0("r", which(kind == "flank")))
+  expect_identical(ducksassy:::assign_read_ends(w$reads, w$set, k = 6L, end_length = 100L,
+    alphabet = "dna")$reason[kind == "flank"], rep("flank without barcode", sum(kind == "flank")))
+})

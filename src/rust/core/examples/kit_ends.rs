@@ -20,17 +20,11 @@ mod common;
 use common::*;
 use ducksassy_core::{run, Control, Mode, Output, SearchOptions, SearchPlan};
 
-fn complement(p: &[u8]) -> Vec<u8> {
-    p.iter()
-        .rev()
-        .map(|&c| match c {
-            b'A' => b'T',
-            b'C' => b'G',
-            b'G' => b'C',
-            b'T' => b'A',
-            x => x,
-        })
-        .collect()
+/// The reverse complement (the library's complement, reversed).
+fn revcomp(p: &[u8]) -> Vec<u8> {
+    let mut c = ducksassy_core::alphabet::complement(p);
+    c.reverse();
+    c
 }
 
 fn main() {
@@ -66,7 +60,7 @@ fn main() {
     time("rear: patterns, both strands (assign)", &patterns, k, Mode::Assign, true, (0, l));
     // the strands as patterns of their own: one forward search, sassy's
     // pattern tiling full (the cheapest pass over an end we found)
-    let both: Vec<Vec<u8>> = patterns.iter().cloned().chain(patterns.iter().map(|p| complement(p))).collect();
+    let both: Vec<Vec<u8>> = patterns.iter().cloned().chain(patterns.iter().map(|p| revcomp(p))).collect();
     time("front: patterns and complements, forward (assign)", &both, k, Mode::Assign, false, (l, 0));
     time("front: one pattern, both strands, k = 0 (count)", &patterns[..1], 0, Mode::Count, true, (l, 0));
     if !f5.is_empty() || !f3.is_empty() {

@@ -261,10 +261,10 @@ impl<'s> EndsSearch<'s> {
         ctl: &Control,
         poll: &mut dyn FnMut() -> bool,
     ) -> Result<Vec<EndsRecord>, FastxError> {
-        let front = search(&self.front, texts, batch, path, origin, ctl, poll)?;
+        let front = bests(search(&self.front, texts, batch, path, origin, ctl, poll)?, texts.len())?;
         let rear = match mates {
-            None => search(&self.rear, texts, batch, path, origin, ctl, poll)?,
-            Some((t, b, p)) => search(&self.front, t, b, p, origin, ctl, poll)?,
+            None => bests(search(&self.rear, texts, batch, path, origin, ctl, poll)?, texts.len())?,
+            Some((t, b, p)) => bests(search(&self.front, t, b, p, origin, ctl, poll)?, t.len())?,
         };
         let status: Vec<[(EndStatus, bool); 2]> = front.iter().zip(&rear).map(|(f, r)| [self.status(f), self.status(r)]).collect();
         let mut calls: Vec<EndsCall> = status.iter().map(|[f, r]| self.spec.rule.combine(f.0, r.0)).collect();
@@ -279,7 +279,8 @@ impl<'s> EndsSearch<'s> {
                 for (t, bt, p) in sides {
                     let sub: Vec<Option<&[u8]>> = none.iter().map(|&i| t[i]).collect();
                     for plan in &self.flanks {
-                        for (j, found) in present(plan, &sub, bt, p, &sub_origin, ctl, poll)?.into_iter().enumerate() {
+                        let found = presence(search(plan, &sub, bt, p, &sub_origin, ctl, poll)?, sub.len(), plan.patterns.len())?;
+                        for (j, found) in found.into_iter().enumerate() {
                             flank[none[j]] |= found;
                         }
                     }
@@ -308,15 +309,15 @@ impl EndsSearch<'_> {
         let long: Vec<usize> = (0..batch.len()).filter(|&i| batch.seq.get(i).len() > 2 * l).collect();
         let middles: Vec<Option<&[u8]>> = long.iter().map(|&i| batch.seq.get(i)).map(|s| Some(&s[l..s.len() - l])).collect();
         let origin = |j: usize| (long[j], l);
-        for (j, b) in search(&self.whole, &middles, batch, path, &origin, ctl, poll)?.iter().enumerate() {
+        for (j, b) in bests(search(&self.whole, &middles, batch, path, &origin, ctl, poll)?, middles.len())?.iter().enumerate() {
             chimeric[long[j]] = b.hit.filter(|h| !self.over_cap(h.pattern, h.barcode_edits)).map(|h| (h.start as usize + l, h.end as usize + l));
         }
         Ok(chimeric)
     }
 }
 
-/// Search `texts` (record `origin(j)`'s letters from its offset) with an
-/// assign plan; an error names the file, the record and the position in it.
+/// Search `texts` (record `origin(j)`'s letters from its offset) with
+/// `plan`; an error names the file, the record and the position in it.
 fn search(
     plan: &SearchPlan,
     texts: &[Option<&[u8]>],
@@ -325,50 +326,10 @@ fn search(
     origin: &dyn Fn(usize) -> (usize, usize),
     ctl: &Control,
     poll: &mut dyn FnMut() -> bool,
-) -> Result<Vec<Best>, FastxError> {
-    if texts.is_empty() {
-        return Ok(Vec::new());
-    }
-    match run_mapped(plan, texts, batch, path, origin, ctl, poll)? {
-        Output::Best(b) if b.len() == texts.len() => Ok(b),
-        _ => Err(CoreError::Internal("both ends: the search returned no assignments".into()).into()),
-    }
-}
-
-/// Whether any pattern of `plan` (contains, as the flank plans are; or
-/// assign) is in each of `texts`, as [`search`] searches them.
-fn present(
-    plan: &SearchPlan,
-    texts: &[Option<&[u8]>],
-    batch: &Batch,
-    path: &str,
-    origin: &dyn Fn(usize) -> (usize, usize),
-    ctl: &Control,
-    poll: &mut dyn FnMut() -> bool,
-) -> Result<Vec<bool>, FastxError> {
-    let n = texts.len();
-    if n == 0 {
-        return Ok(Vec::new());
-    }
-    match run_mapped(plan, texts, batch, path, origin, ctl, poll)? {
-        Output::Best(b) if b.len() == n => Ok(b.iter().map(|b| b.hit.is_some()).collect()),
-        // records x patterns, column-major: 1 where present (NA: missing)
-        Output::Values(v) if v.len() == n * plan.patterns.len() => Ok((0..n).map(|i| v.iter().skip(i).step_by(n).any(|&x| x == 1)).collect()),
-        _ => Err(CoreError::Internal("both ends: the flank search returned no presence".into()).into()),
-    }
-}
-
-/// [`engine::run`], with errors about the texts made errors about the
-/// file's records.
-fn run_mapped(
-    plan: &SearchPlan,
-    texts: &[Option<&[u8]>],
-    batch: &Batch,
-    path: &str,
-    origin: &dyn Fn(usize) -> (usize, usize),
-    ctl: &Control,
-    poll: &mut dyn FnMut() -> bool,
 ) -> Result<Output, FastxError> {
+    if texts.is_empty() {
+        return Ok(Output::Best(Vec::new()));
+    }
     engine::run(plan, texts, ctl, Some(poll)).map_err(|e| match e {
         CoreError::InvalidLetter { index, position, letter, alphabet, .. } => {
             let (rec, offset) = origin(index);
@@ -390,6 +351,25 @@ fn run_mapped(
         },
         e => FastxError::Core(e),
     })
+}
+
+/// The assignment of each of `n` texts, from an assign plan's [`search`].
+fn bests(out: Output, n: usize) -> Result<Vec<Best>, FastxError> {
+    match out {
+        Output::Best(b) if b.len() == n => Ok(b),
+        _ => Err(CoreError::Internal("both ends: the search returned no assignments".into()).into()),
+    }
+}
+
+/// Whether any of `n_pat` patterns is in each of `n` texts, from a
+/// contains plan's [`search`] (as the flank plans are) or an assign plan's.
+fn presence(out: Output, n: usize, n_pat: usize) -> Result<Vec<bool>, FastxError> {
+    match out {
+        Output::Best(b) if b.len() == n => Ok(b.iter().map(|b| b.hit.is_some()).collect()),
+        // records x patterns, column-major: 1 where present (NA: missing)
+        Output::Values(v) if v.len() == n * n_pat => Ok((0..n).map(|i| v.iter().skip(i).step_by(n).any(|&x| x == 1)).collect()),
+        _ => Err(CoreError::Internal("both ends: the flank search returned no presence".into()).into()),
+    }
 }
 
 #[cfg(test)]
