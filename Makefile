@@ -62,18 +62,23 @@ rust-vendor:
 	fi
 
 # cargo test of the pure-Rust core and of the SQL functions' crate, with the
-# same SIMD flags as the package.
+# same SIMD flags as the package (and --target, so that they reach no build
+# script: tools/config); then tools/check-host-flags reads the flags cargo
+# recorded for the build scripts it ran.
 rust-test: rust-vendor
 	@set -euo pipefail; \
 	eval "$$(sh tools/config)"; \
 	cd $(RUST_DIR)/core; \
 	echo "cargo test (backend $$DS_BACKEND, RUSTFLAGS='$$DS_RUSTFLAGS' $$DS_CARGO_FLAGS)"; \
-	env -u CARGO_ENCODED_RUSTFLAGS CARGO_HOME="$(CURDIR)/$(RUST_DIR)/cargo-home" \
+	sh "$(CURDIR)/tools/check-host-flags" --prepare "$(CURDIR)/$(RUST_DIR)/target"; \
+	env -u CARGO_ENCODED_RUSTFLAGS -u CARGO_TARGET_DIR CARGO_HOME="$(CURDIR)/$(RUST_DIR)/cargo-home" \
 	  RUSTFLAGS="$$DS_RUSTFLAGS" cargo test --offline $$DS_CARGO_FLAGS; \
 	echo "cargo test of the SQL functions' C ABI (src/rust/sql)"; \
 	cd ../sql; \
-	env -u CARGO_ENCODED_RUSTFLAGS CARGO_HOME="$(CURDIR)/$(RUST_DIR)/cargo-home" \
-	  RUSTFLAGS="$$DS_RUSTFLAGS" cargo test --offline $$DS_CARGO_FLAGS
+	env -u CARGO_ENCODED_RUSTFLAGS -u CARGO_TARGET_DIR CARGO_HOME="$(CURDIR)/$(RUST_DIR)/cargo-home" \
+	  RUSTFLAGS="$$DS_RUSTFLAGS" cargo test --offline $$DS_CARGO_FLAGS; \
+	echo "the backend's flags reach no build script (tools/check-host-flags)"; \
+	sh "$(CURDIR)/tools/check-host-flags" "$(CURDIR)/$(RUST_DIR)/target"
 
 # R CMD build installs the package only to render the vignette: one backend
 # (the one for this CPU) is enough there, and saves two of the three Rust

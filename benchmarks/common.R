@@ -283,7 +283,8 @@ rust_examples <- function() {
   if (!is.null(status) && status != 0) {
     stop("cargo build of the benchmark binaries failed:\n", paste(utils::tail(out, 30), collapse = "\n"))
   }
-  file.path(target, "release", "examples")
+  # tools/config passes --target (the host triple): the binaries are under it
+  file.path(target, cfg$DS_TARGET, "release", "examples")
 }
 
 #' Run a benchmark binary; parse its `key=value` lines into a data frame.

@@ -148,6 +148,7 @@ run_core() {
   eval "$(cd "$ROOT" && sh tools/config 2>/dev/null)"
   local target="$DIR/target-core"
   local list="$DIR/logs/core-binaries.txt"
+  sh "$ROOT/tools/check-host-flags" --prepare "$target"
   (
     cd "$ROOT/src/rust/core"
     env -u CARGO_ENCODED_RUSTFLAGS CARGO_HOME="$ROOT/src/rust/cargo-home" \
@@ -159,6 +160,7 @@ run_core() {
     tail -n 30 "$DIR/logs/core-build.log" >&2
     exit 2
   }
+  sh "$ROOT/tools/check-host-flags" "$target" || exit 2
   local skip=()
   for t in ${MEMCHECK_SKIP-cancel_stops_one_heavy_record_within_a_second}; do skip+=(--skip "$t"); done
   while read -r bin; do
