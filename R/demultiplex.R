@@ -461,16 +461,10 @@ check_demux_template <- function(output, paired, inputs, call) {
     )
   }
   # the checks of a single output file, on the first output; the template
-  # is what its errors show
+  # is what its errors show (and their `value` field holds)
   first <- sub("{name}", "x", gsub("{mate}", "1", output, fixed = TRUE), fixed = TRUE)
-  withCallingHandlers(
-    check_fastx_output(first, inputs[[1L]], call = call, folder_may_be_missing = TRUE),
-    ducksassy_error = function(e) {
-      e$message <- gsub(format_value(first), format_value(output), conditionMessage(e), fixed = TRUE)
-      e$value <- output
-      stop(e)
-    }
-  )
+  check_fastx_output(first, inputs[[1L]], call = call, folder_may_be_missing = TRUE,
+    shown = output)
   invisible(output)
 }
 

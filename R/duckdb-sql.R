@@ -204,7 +204,7 @@ sassy_register <- function(con) {
           "DuckDB could not load the ducksassy SQL functions.",
           x = "{conditionMessage(e)}",
           i = "The extension file is {.file {path}}.",
-          i = if (grepl("platform", conditionMessage(e), ignore.case = TRUE) && !is.na(platform)) {
+          i = if (identical(duckdb_error_kind(e), "platform") && !is.na(platform)) {
             paste0(
               "This DuckDB's platform is \"", platform, "\": reinstall ducksassy ",
               "with the environment variable DUCKSASSY_DUCKDB_PLATFORM=", platform, "."

@@ -76,34 +76,37 @@ sassy_read_fastx <- function(path, n_max = Inf, ...) {
   new_data_frame(cols, length(res$name))
 }
 
+# `shown`: what the errors show and carry as their `value` (the
+# demultiplexer checks its first output file and shows its template), so no
+# caller rewrites a message.
 check_fastx_output <- function(output, path, call = rlang::caller_env(),
-                               folder_may_be_missing = FALSE) {
+                               folder_may_be_missing = FALSE, shown = output) {
   if (!is.character(output) || length(output) != 1L || is.na(output) ||
     output == "") {
-    abort_scalar("output", "a single file path", output, call)
+    abort_scalar("output", "a single file path", shown, call)
   }
   full <- path.expand(output)
   if (grepl("\\.(bz2|xz|zst|zstd|lz4|bgz|bgzf)$", output, ignore.case = TRUE)) {
     abort_value(
       "output",
       "`output` must end in \".gz\" (gzip) or have no compression suffix.",
-      output, call,
+      shown, call,
       hint = "Only gzip output can be written; other compressions are read, not written."
     )
   }
   if (dir.exists(full)) {
-    abort_scalar("output", "a file path, not a folder", output, call)
+    abort_scalar("output", "a file path, not a folder", shown, call)
   }
   if (!folder_may_be_missing && !dir.exists(dirname(full))) {
     ducksassy_abort(
       c(
         "The folder of `output` must exist.",
-        x = paste0("`output` is ", format_value(output), ", in a folder that does not exist.")
+        x = paste0("`output` is ", format_value(shown), ", in a folder that does not exist.")
       ),
       class = c("ducksassy_file_error", "ducksassy_input_error"),
       arg = "output",
-      value = output,
-      path = output,
+      value = shown,
+      path = shown,
       call = call
     )
   }
@@ -113,10 +116,10 @@ check_fastx_output <- function(output, path, call = rlang::caller_env(),
     ducksassy_abort(
       c(
         "`output` must not be the input file `path`.",
-        x = paste0("Both are ", format_value(output), ".")
+        x = paste0("Both are ", format_value(shown), ".")
       ),
       arg = "output",
-      value = output,
+      value = shown,
       call = call
     )
   }

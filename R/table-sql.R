@@ -116,12 +116,13 @@ table_sql_scan <- function(con, table, src, column, id, output, engine, call) {
     # R's own interrupt, when it comes while duckdb returns to R
     interrupt = function(e) signal_interrupt(call = call),
     error = function(e) {
-      if (table_sql_interrupted(e)) {
+      kind <- duckdb_error_kind(e)
+      if (identical(kind, "interrupt")) {
         signal_interrupt(call = call)
       }
       # a time limit, met inside our SQL functions: R has reset it, so the
       # R path must not run (unlimited) after it
-      if (table_sql_time_limit(e)) {
+      if (identical(kind, "time_limit")) {
         abort_time_limit(conditionMessage(e), call)
       }
       if (inherits(e, "ducksassy_limit_error")) {
@@ -130,27 +131,6 @@ table_sql_scan <- function(con, table, src, column, id, output, engine, call) {
       NULL
     }
   )
-}
-
-#' Whether an error of the query is DuckDB's answer to an interrupt
-#' (`INTERRUPT Error: Interrupted!`), its parents' included.
-#' @noRd
-table_sql_interrupted <- function(e) {
-  while (!is.null(e)) {
-    if (inherits(e, "interrupt") ||
-      grepl("INTERRUPT Error|Interrupted!|the search was interrupted", conditionMessage(e))) {
-      return(TRUE)
-    }
-    e <- e$parent
-  }
-  FALSE
-}
-
-#' Whether an error of the query is R's time limit, which our SQL functions
-#' turn into the query's error (`reached elapsed time limit`).
-#' @noRd
-table_sql_time_limit <- function(e) {
-  grepl(time_limit_words, conditionMessage(e))
 }
 
 #' The switch: `NA` (the rule decides), `TRUE` or `FALSE`.

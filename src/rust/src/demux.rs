@@ -2,7 +2,7 @@
 //! `ducksassy_core::fastx::demux::demultiplex` call, the records written
 //! to each output out.
 
-use crate::fastx::{fastx_result, path_strings};
+use crate::fastx::{check_gzip_level, fastx_result, path_strings};
 use ducksassy_core::ends_policy::{EndsRule, Policy, RowEnd};
 use ducksassy_core::fastx::demux::{self, DemuxSpec};
 use ducksassy_core::fastx::demux_ends::EndsSpec;
@@ -130,14 +130,6 @@ fn ends_spec(ends: &Robj) -> Result<Option<EndsSpec>, FastxError> {
         barcode_names: strings("barcode_names")?,
         sample_names: strings("sample_names")?,
     }))
-}
-
-/// A gzip compression level from R (checked there: 1 to 9).
-pub(crate) fn check_gzip_level(level: i32) -> Result<u32, CoreError> {
-    u32::try_from(level)
-        .ok()
-        .filter(|l| ducksassy_core::fastx::GZIP_LEVELS.contains(l))
-        .ok_or_else(|| CoreError::Internal(format!("a gzip compression level of {level}")))
 }
 
 extendr_module! {

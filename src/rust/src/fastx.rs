@@ -69,7 +69,7 @@ fn ds_fastx_filter(path: Robj, output: Robj, invert: bool, gzip: i32, plan: Robj
         let mut progress = crate::progress::Progress::new(&progress);
         let watch = crate::sigterm::SigtermWatch::begin();
         let mut poll = || watch.pending() || progress.poll(|| crate::progress::file_bytes_searched(&ctl, total));
-        let gzip = if gzip == 0 { None } else { Some(crate::demux::check_gzip_level(gzip)?) };
+        let gzip = if gzip == 0 { None } else { Some(check_gzip_level(gzip)?) };
         let c = fastx::filter(&plan, &path, &output, gzip, invert, read.batch, &ctl, &mut poll)?;
         let mut v = Doubles::from_values([c.read as f64, c.written as f64]);
         v.set_names(["read", "written"]).map_err(|e| CoreError::Internal(e.to_string()))?;
@@ -141,6 +141,15 @@ pub(crate) fn fastx_result(r: Result<Robj, FastxError>) -> Robj {
 }
 
 /// The batch size R asked for, or (`NaN`) the default for the thread count.
+/// A gzip compression level from R (checked there: 1 to 9); the filter's and
+/// the demultiplexer's outputs.
+pub(crate) fn check_gzip_level(level: i32) -> Result<u32, CoreError> {
+    u32::try_from(level)
+        .ok()
+        .filter(|l| ducksassy_core::fastx::GZIP_LEVELS.contains(l))
+        .ok_or_else(|| CoreError::Internal(format!("a gzip compression level of {level}")))
+}
+
 pub(crate) fn batch_size(bytes: f64, records: f64, threads: usize) -> BatchSize {
     let d = BatchSize::for_threads(threads);
     let pick = |x: f64, dflt: usize| if x.is_finite() && x >= 1.0 { x.min(usize::MAX as f64) as usize } else { dflt };
