@@ -166,7 +166,9 @@ end_mode_formals <- function() {
 #'   In the both-ends mode (*Both ends and sample sheets*), the columns up
 #'   to `other_cost`, but `sample`, describe the deciding end (the front's
 #'   hit when the front is assigned, else the rear's when it is, else the
-#'   end with a hit, front first), then:
+#'   front's when it is ambiguous, else the rear's: a front hit over the
+#'   barcode cap names no barcode, and a read with no rear hit then has
+#'   `NA` there), then:
 #'   \describe{
 #'     \item{`front_barcode`, `front_cost`, `front_barcode_cost`,
 #'       `front_start`, `front_end`, `front_strand`}{The front end's
@@ -231,7 +233,9 @@ sassy_assign <- new_verb(
 #' @rdname sassy_assign
 #' @param mates `NULL` (default), or (`sassy_assign_fastx()`, the both-ends
 #'   mode) the files of the mates of `paths` (paired reads, R2), one per
-#'   path, in the same order: the front end is then the start of each read
+#'   path, its records in the same order as the reads' and named as they
+#'   are up to `/1` and `/2` (`ducksassy_mates_error` otherwise, as
+#'   [sassy_demultiplex_fastx()] checks them): the front end is then the start of each read
 #'   (R1), the rear end the start of its mate (see *Both ends and sample
 #'   sheets*).
 #' @param paths,table,con,column,id,chunk_rows,output As in

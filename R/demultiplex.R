@@ -273,6 +273,13 @@ sassy_demultiplex_fastx <- new_verb(
 #' @noRd
 check_mates <- function(mates, paths, call) {
   mates <- check_fastx_paths(mates, "mates", call = call)
+  same <- normalizePath(path.expand(mates), mustWork = FALSE) %in% normalizePath(path.expand(paths), mustWork = FALSE)
+  if (any(same)) {
+    # (issue 52) a read file is no file of its mates
+    abort_value("mates", "`mates` must be the files of the mates, none of `paths`.", mates, call,
+      hint = paste0("`mates` has ", format_value(mates[which(same)[[1L]]]), ", which `paths` has too.")
+    )
+  }
   if (length(mates) != length(paths)) {
     abort_value("mates",
       "`mates` must have one file per path in `paths`.",
@@ -379,7 +386,7 @@ check_demux_report <- function(report, outputs, inputs, call) {
   if (!is.character(report) || length(report) != 1L || is.na(report) || report == "") {
     abort_scalar("report", "`NULL` or a single file path", report, call)
   }
-  check_fastx_output(report, inputs[[1L]], call = call, folder_may_be_missing = TRUE)
+  check_fastx_output(report, inputs[[1L]], call = call, folder_may_be_missing = TRUE, arg = "report")
   taken <- normalizePath(c(outputs, inputs), mustWork = FALSE)
   if (normalizePath(report, mustWork = FALSE) %in% taken) {
     abort_scalar("report", "a file of its own, none of the outputs or inputs", report, call)

@@ -45,6 +45,17 @@ ends_mode <- function(patterns, policy, samples, chimeras, ends, call, split = F
       policy, call)
   }
   set <- if (is_barcode_set(patterns)) patterns
+  if (policy == "both" && !is.null(set) && length(unique(set$ends)) == 1L && set$ends[[1L]] != "both") {
+    # (issue 52) a set of one end's rows never has a barcode at both ends
+    cli::cli_warn(
+      c(
+        "`policy = \"both\"` needs a barcode at both ends, and every row of the set is at the {set$ends[[1L]]} end only.",
+        i = "Every read will be \"one end only\"; use `policy = \"either\"` for a kit that barcodes one end."
+      ),
+      class = c("ducksassy_policy_warning", "ducksassy_warning"),
+      call = call
+    )
+  }
   names <- if (is.null(set)) pattern_samples(patterns) else set$name
   if (!is.null(samples)) {
     samples <- check_samples(samples, names, call)

@@ -317,3 +317,46 @@ test_that("#52 defect 11: a SIGTERM removes the folders the run created, then en
   # the folders it created are gone, as after Ctrl-C
   expect_false(dir.exists(file.path(dir, "o")))
 })
+
+test_that("#52 rough edges: argument errors name their argument; sample sheets name what is wrong", {
+  w <- i52_world()
+  set.seed(52)
+  dir <- withr::local_tempdir()
+  reads <- c(a = paste0(w$site("A"), i52_dna(100)))
+  fq <- i52_fastq(reads, file.path(dir, "r.fastq"))
+  out <- file.path(dir, "o", "{name}.fastq")
+  # `report` errors are about `report`
+  e <- expect_error(sassy_demultiplex_fastx(fq, w$set, output = out, report = file.path(dir, "rep.tsv.bz2")),
+    class = "ducksassy_input_error")
+  expect_identical(e$arg, "report")
+  expect_match(conditionMessage(e), "`report`")
+  # reason_files outside the both-ends mode, as chimeras there
+  e <- expect_error(sassy_demultiplex_fastx(fq, c(a = w$site("A")), output = out, k = 2, reason_files = TRUE),
+    class = "ducksassy_input_error")
+  expect_identical(e$arg, "reason_files")
+  # a sheet without a column names it; a bad row is named
+  e <- expect_error(sassy_assign(reads, w$set, samples = data.frame(front = "A", sample = "s")),
+    class = "ducksassy_samples_error")
+  expect_match(conditionMessage(e), "no column `rear`")
+  e <- expect_error(sassy_assign(reads, w$set, samples = data.frame(front = c("A", NA), rear = NA, sample = c("s", "t"))),
+    class = "ducksassy_input_error")
+  expect_match(conditionMessage(e), "Row 2")
+  # a row given twice is one row
+  sheet <- data.frame(front = c("A", "A"), rear = c(NA, NA), sample = c("s", "s"))
+  expect_identical(sassy_assign(reads, w$set, samples = sheet)$sample, "s")
+  # a kit of one end's rows with policy = "both": a warning
+  front_only <- sassy_barcodes(c(A = i52_dna(24)), flank5 = w$f5, flank3 = w$f3, ends = "front")
+  expect_warning(sassy_assign(reads, front_only, policy = "both"), class = "ducksassy_policy_warning")
+  # the reads' file as its own mates
+  e <- expect_error(sassy_assign_fastx(fq, w$set, mates = fq), class = "ducksassy_input_error")
+  expect_identical(e$arg, "mates")
+  # the reserved names, each once
+  r <- ducksassy:::demux_reserved_names()
+  expect_identical(r, unique(r))
+  # an output under a regular file: the error, no warning of dir.create()
+  file.create(file.path(dir, "plain"))
+  expect_no_warning(expect_error(
+    sassy_demultiplex_fastx(fq, w$set, output = file.path(dir, "plain", "sub", "{name}.fastq")),
+    class = "ducksassy_error"
+  ))
+})
