@@ -73,8 +73,14 @@ end_mode_formals <- function() {
 #' read's two ends are assigned on their own and combined. `ends` is then
 #' one number `L` (`NULL`: 250): the front is searched in the first `L`
 #' letters, the rear in the last `L`, a read no longer than `L` whole for
-#' each end; each end gets the rule above (margin included). The `policy`
-#' combines them:
+#' each end; each end gets the rule above (margin included). The two ends
+#' of a read shorter than `2 * L` overlap, and an end does not take the
+#' other end's site: an end's best hit that lies nearer the read's other
+#' end (its middle past the read's middle) is that end's, and the end is
+#' searched again in the letters before it (the front) or after it (the
+#' rear). A hit whose letters are more than a fifth `N` is no barcode
+#' (`max_n_frac` is 0.2 unless given): `N` matches every barcode. The
+#' `policy` combines them:
 #' * `"either"` (the default): an end with a barcode suffices; two ends
 #'   with different barcodes are `"ends disagree"`.
 #' * `"both"`: both ends must name the same barcode (native kits, which
@@ -160,7 +166,9 @@ end_mode_formals <- function() {
 #'   In the both-ends mode (*Both ends and sample sheets*), the columns up
 #'   to `other_cost`, but `sample`, describe the deciding end (the front's
 #'   hit when the front is assigned, else the rear's when it is, else the
-#'   end with a hit, front first), then:
+#'   front's when it is ambiguous, else the rear's: a front hit over the
+#'   barcode cap names no barcode, and a read with no rear hit then has
+#'   `NA` there), then:
 #'   \describe{
 #'     \item{`front_barcode`, `front_cost`, `front_barcode_cost`,
 #'       `front_start`, `front_end`, `front_strand`}{The front end's
@@ -225,7 +233,9 @@ sassy_assign <- new_verb(
 #' @rdname sassy_assign
 #' @param mates `NULL` (default), or (`sassy_assign_fastx()`, the both-ends
 #'   mode) the files of the mates of `paths` (paired reads, R2), one per
-#'   path, in the same order: the front end is then the start of each read
+#'   path, its records in the same order as the reads' and named as they
+#'   are up to `/1` and `/2` (`ducksassy_mates_error` otherwise, as
+#'   [sassy_demultiplex_fastx()] checks them): the front end is then the start of each read
 #'   (R1), the rear end the start of its mate (see *Both ends and sample
 #'   sheets*).
 #' @param paths,table,con,column,id,chunk_rows,output As in
@@ -260,10 +270,13 @@ assign_vector <- function(texts, patterns, k, alphabet, rc, all_endpoints,
                           overhang, max_n_frac, ignore_case, ends, threads,
                           indels, margin, policy, samples, chimeras, call) {
   mode <- ends_mode(patterns, policy, samples, chimeras, ends, call)
+  if (!is.null(mode)) {
+    max_n_frac <- ends_max_n_frac(max_n_frac, alphabet)
+  }
   sp <- as_search_patterns(patterns, given_k(k, call))
-  one <- function(ends) {
+  one <- function(ends, halves = NULL) {
     assign_vector_one(texts, sp, alphabet, rc, all_endpoints, overhang,
-      max_n_frac, ignore_case, ends, threads, indels, margin, call)
+      max_n_frac, ignore_case, ends, threads, indels, margin, call, halves)
   }
   if (is.null(mode)) {
     return(one(ends))
@@ -291,7 +304,7 @@ assign_vector <- function(texts, patterns, k, alphabet, rc, all_endpoints,
 #' @noRd
 assign_vector_one <- function(texts, sp, alphabet, rc, all_endpoints,
                               overhang, max_n_frac, ignore_case, ends, threads,
-                              indels, margin, call) {
+                              indels, margin, call, halves = NULL) {
   patterns <- sp$patterns
   k <- sp$k
   plan <- new_search_plan(
@@ -300,6 +313,7 @@ assign_vector_one <- function(texts, sp, alphabet, rc, all_endpoints,
     indels = indels, call = call, check = FALSE, ends = ends
   )
   plan$margin <- check_margin(margin, call = call)
+  plan$halves <- halves
   plan <- with_barcode_spans(plan, sp$set)
   n <- length(plan$texts)
   res <- if (n == 0L) empty_assignment(!is.null(plan$barcode_from)) else run_search(plan, "assign", call = call)
@@ -316,6 +330,9 @@ assign_fastx <- function(paths, patterns, k, args, BPPARAM, margin,
     swapped_hint(patterns, is_file, "sassy_assign_fastx", "paths")
   })
   mode <- ends_mode(patterns, policy, samples, chimeras, args$ends, call)
+  if (!is.null(mode)) {
+    args$max_n_frac <- ends_max_n_frac(args$max_n_frac, args$alphabet)
+  }
   sp <- as_search_patterns(patterns, given_k(k, call))
   if (!is.null(mates)) {
     mates <- check_assign_mates(mates, paths, mode, call)
@@ -345,9 +362,9 @@ fastx_source <- function(paths, sp, args, BPPARAM, margin, call) {
   list(
     keys = c("file", "record"),
     alphabet = args$alphabet,
-    assign = function(ends) {
+    assign = function(ends, halves = NULL) {
       args$ends <- ends
-      assign_fastx_one(paths, sp, args, BPPARAM, margin, call)
+      assign_fastx_one(paths, sp, args, BPPARAM, margin, call, halves)
     },
     search = search,
     lengths = function() {
@@ -381,11 +398,12 @@ check_assign_mates <- function(mates, paths, mode, call) {
 
 #' One assignment of files, with the options `args`
 #' @noRd
-assign_fastx_one <- function(paths, sp, args, BPPARAM, margin, call) {
+assign_fastx_one <- function(paths, sp, args, BPPARAM, margin, call, halves = NULL) {
   patterns <- sp$patterns
   k <- sp$k
   plan <- new_verb_plan("assign", patterns, k, args, call)
   plan$margin <- check_margin(margin, call = call)
+  plan$halves <- halves
   plan <- with_barcode_spans(plan, sp$set)
   if (!is.null(BPPARAM)) {
     return(shard_fastx(paths, plan, "assign", BPPARAM, call = call))
@@ -417,37 +435,48 @@ assign_table <- function(con, table, patterns, k, column, id, args,
     args$threads <- sassy_threads()
   }
   mode <- ends_mode(patterns, policy, samples, chimeras, args$ends, call)
+  if (!is.null(mode)) {
+    args$max_n_frac <- ends_max_n_frac(args$max_n_frac, args$alphabet)
+  }
   sp <- as_search_patterns(patterns, given_k(k, call))
   if (is.null(mode)) {
     return(assign_table_one(con, table, sp, column, id, args, chunk_rows, output,
       BPPARAM, margin, call))
   }
+  # records are keyed on their row (its number in scan order), never on the
+  # `id` values, which need not be unique (issue 52): the searches number
+  # the rows (no `id` columns), the assignments are one row per row in order
+  row <- table_row_key
   search <- function(p, kk, e, rc2, more = list(), cigar = FALSE) {
     a <- args
     a$ends <- e
     a$cigar <- cigar
     if (!is.null(rc2)) a$rc <- rc2
     a[names(more)] <- more
-    do.call(sassy_search_table, c(
-      list(con, table, p, kk, column = column, id = id), a,
+    h <- do.call(sassy_search_table, c(
+      list(con, table, p, kk, column = column, id = character()), a,
       list(chunk_rows = chunk_rows, BPPARAM = BPPARAM)
     ))
+    h[[row]] <- h$record
+    h
   }
-  keys <- c("record", id)
   src <- list(
-    keys = keys,
+    keys = NULL,
+    row_key = row,
     alphabet = args$alphabet,
-    assign = function(ends) {
+    assign = function(ends, halves = NULL) {
       args$ends <- ends
-      assign_table_one(con, table, sp, column, id, args, chunk_rows, NULL,
-        BPPARAM, margin, call)
+      a <- assign_table_one(con, table, sp, column, id, args, chunk_rows, NULL,
+        BPPARAM, margin, call, halves, reserved = assign_table_columns(TRUE))
+      a[[row]] <- seq_len(nrow(a))
+      a
     },
     search = search,
     lengths = function() {
       h <- search("N", 0L, c(0L, 1L), FALSE,
         list(alphabet = "iupac", max_n_frac = 1, all_endpoints = FALSE, overhang = NULL))
-      out <- as.list(h)[intersect(keys, names(h))]
-      out$length <- h$end
+      out <- list(h[[row]], h$end)
+      names(out) <- c(row, "length")
       new_data_frame(out, nrow(h))
     }
   )
@@ -461,15 +490,19 @@ assign_table <- function(con, table, patterns, k, column, id, args,
 #' One assignment of a table, with the options `args`
 #' @noRd
 assign_table_one <- function(con, table, sp, column, id, args, chunk_rows,
-                             output, BPPARAM, margin, call) {
+                             output, BPPARAM, margin, call, halves = NULL,
+                             reserved = assign_table_columns(FALSE)) {
   patterns <- sp$patterns
   k <- sp$k
   plan <- new_verb_plan("assign", patterns, k, args, call)
   plan$margin <- check_margin(margin, call = call)
+  plan$halves <- halves
   plan <- with_barcode_spans(plan, sp$set)
+  engine <- table_search_engine(plan, "assign")
+  engine$reserved <- reserved
   out <- search_table_rows(
     con, table, column, id, chunk_rows, output, BPPARAM,
-    table_search_engine(plan, "assign"), "sassy_assign_table",
+    engine, "sassy_assign_table",
     search_args = c(list(patterns = patterns, k = k, margin = margin), args),
     patterns = patterns, what = "patterns", call = call
   )
@@ -535,6 +568,24 @@ assignment_columns <- function(res, patterns, n, factor = TRUE) {
   # barcode_cost: with a barcode set that has flanks (with_barcode_spans())
   cols[!vapply(cols, is.null, logical(1L))]
 }
+
+#' The columns of sassy_assign_table()'s result that no `id` column may
+#' be named (issue 52): the one-end assignment's, and with `ends` those of
+#' the both-ends mode and its key of the rows (table_row_key)
+#' @noRd
+assign_table_columns <- function(ends = FALSE) {
+  one <- c("pattern", "pattern_name", "sample", "cost", "barcode_cost", "start",
+    "end", "strand", "other_cost", "status")
+  if (!ends) {
+    return(one)
+  }
+  end <- c("barcode", "cost", "barcode_cost", "start", "end", "strand")
+  c(one, paste0("front_", end), paste0("rear_", end), "orientation", "reason", table_row_key)
+}
+
+# The both-ends mode's key of a table's rows (their number in scan order),
+# a column of its intermediate results only.
+table_row_key <- ".ducksassy_row"
 
 # The levels of the `status` column (DESIGN.md): a factor, so that table()
 # lists every status, also those no record has.

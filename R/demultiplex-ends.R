@@ -18,6 +18,12 @@ demux_ends_mode <- function(patterns, policy, samples, chimeras, reason_files, e
   reason_files <- check_flag(reason_files, "reason_files", call = call)
   mode <- ends_mode(patterns, policy, samples, chimeras, ends, call, split = TRUE)
   if (is.null(mode)) {
+    if (reason_files) {
+      abort_value("reason_files",
+        "`reason_files` applies in the both-ends mode only.", reason_files, call,
+        hint = "Give a barcode set (`sassy_kit()`, `sassy_barcodes()`) as `patterns`, or a `policy`."
+      )
+    }
     return(NULL)
   }
   if (mode$chimeras == "split" && !is.null(mates)) {
@@ -114,5 +120,5 @@ demux_ends_outputs <- function(plan, set, e, call) {
 
 # The output names of the both-ends mode that no sample may take.
 demux_reserved_names <- function() {
-  c("unassigned", "ambiguous", "chimeric", demux_reason_file(ends_reasons))
+  unique(c("unassigned", "ambiguous", "chimeric", demux_reason_file(ends_reasons)))
 }

@@ -273,6 +273,13 @@ sassy_demultiplex_fastx <- new_verb(
 #' @noRd
 check_mates <- function(mates, paths, call) {
   mates <- check_fastx_paths(mates, "mates", call = call)
+  same <- normalizePath(path.expand(mates), mustWork = FALSE) %in% normalizePath(path.expand(paths), mustWork = FALSE)
+  if (any(same)) {
+    # (issue 52) a read file is no file of its mates
+    abort_value("mates", "`mates` must be the files of the mates, none of `paths`.", mates, call,
+      hint = paste0("`mates` has ", format_value(mates[which(same)[[1L]]]), ", which `paths` has too.")
+    )
+  }
   if (length(mates) != length(paths)) {
     abort_value("mates",
       "`mates` must have one file per path in `paths`.",
@@ -301,6 +308,8 @@ demultiplex_fastx <- function(paths, patterns, output, k, margin, trim, mates,
     # each end is searched in `L` letters (the core sets the ends of each
     # search; these warn of ends shorter than a pattern)
     args$ends <- e$L
+    # the N guard, as the assign verbs have it (ends-assign.R)
+    args$max_n_frac <- ends_max_n_frac(args$max_n_frac, args$alphabet)
   }
   sp <- as_search_patterns(patterns, given_k(k, call))
   patterns <- sp$patterns
@@ -346,6 +355,11 @@ demultiplex_fastx <- function(paths, patterns, output, k, margin, trim, mates,
     },
     ends_spec
   )
+  if (isTRUE(attr(res, "sigterm"))) {
+    # a SIGTERM stopped the run as Ctrl-C does: it ends the process again,
+    # once the folders this run created are removed (issue 52)
+    on.exit(tools::pskill(Sys.getpid(), tools::SIGTERM), add = TRUE, after = TRUE)
+  }
   res <- fastx_result(res, "paths", c(paths, mates), call = call)
   if (!is.double(res) || length(res) != length(outs$name)) {
     abort_internal("the demultiplexing returned no counts", call)
@@ -372,7 +386,7 @@ check_demux_report <- function(report, outputs, inputs, call) {
   if (!is.character(report) || length(report) != 1L || is.na(report) || report == "") {
     abort_scalar("report", "`NULL` or a single file path", report, call)
   }
-  check_fastx_output(report, inputs[[1L]], call = call, folder_may_be_missing = TRUE)
+  check_fastx_output(report, inputs[[1L]], call = call, folder_may_be_missing = TRUE, arg = "report")
   taken <- normalizePath(c(outputs, inputs), mustWork = FALSE)
   if (normalizePath(report, mustWork = FALSE) %in% taken) {
     abort_scalar("report", "a file of its own, none of the outputs or inputs", report, call)
@@ -430,6 +444,23 @@ demux_outputs <- function(output, patterns, paired, inputs, call, names = NULL) 
   all <- normalizePath(c(path, mate_path), mustWork = FALSE)
   if (anyDuplicated(all) || any(all %in% normalizePath(inputs, mustWork = FALSE))) {
     abort_scalar("output", "a template that gives every output its own file, none an input", output, call)
+  }
+  # the runs' manifest is no output (it would replace the output's reads:
+  # issue 52); compared up to case, one file on macOS and Windows
+  manifest <- tolower(normalizePath(demux_manifest(output), mustWork = FALSE))
+  clash <- which(tolower(all) == manifest)
+  if (length(clash)) {
+    i <- (clash[[1L]] - 1L) %% length(name) + 1L
+    ducksassy_abort(
+      c(
+        "Every output needs a file of its own.",
+        x = paste0("The output of ", format_value(name[[i]]), " is the file of the runs' manifest, ",
+          format_value(basename(demux_manifest(output))), "."),
+        i = "Rename the sample, or change `output`."
+      ),
+      class = c("ducksassy_sample_name_error", "ducksassy_input_error"),
+      arg = "output", value = name[[i]], call = call
+    )
   }
   list(
     name = name, path = path, mate_path = mate_path,
@@ -587,8 +618,9 @@ create_output_folders <- function(paths) {
       d <- dirname(d)
     }
     for (m in rev(missing)) {
-      if (!dir.exists(m)) {
-        dir.create(m)
+      # (a regular file in the way is the write's error, without a warning
+      # of dir.create() beside it; issue 52)
+      if (!file.exists(m) && dir.create(m, showWarnings = FALSE)) {
         created <- c(m, created)
       }
     }

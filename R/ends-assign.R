@@ -45,6 +45,17 @@ ends_mode <- function(patterns, policy, samples, chimeras, ends, call, split = F
       policy, call)
   }
   set <- if (is_barcode_set(patterns)) patterns
+  if (policy == "both" && !is.null(set) && length(unique(set$ends)) == 1L && set$ends[[1L]] != "both") {
+    # (issue 52) a set of one end's rows never has a barcode at both ends
+    cli::cli_warn(
+      c(
+        "`policy = \"both\"` needs a barcode at both ends, and every row of the set is at the {set$ends[[1L]]} end only.",
+        i = "Every read will be \"one end only\"; use `policy = \"either\"` for a kit that barcodes one end."
+      ),
+      class = c("ducksassy_policy_warning", "ducksassy_warning"),
+      call = call
+    )
+  }
   names <- if (is.null(set)) pattern_samples(patterns) else set$name
   if (!is.null(samples)) {
     samples <- check_samples(samples, names, call)
@@ -61,6 +72,18 @@ ends_mode <- function(patterns, policy, samples, chimeras, ends, call, split = F
   }
   list(set = set, policy = policy, samples = samples, chimeras = chimeras, L = as.integer(ends))
 }
+
+#' The N guard of the both-ends mode (issue 52): `max_n_frac` when given,
+#' else 0.2 (not with `alphabet = "ascii"`, which has no N). `N` in a read
+#' matches every letter of every barcode at no cost, so a run of N in an end
+#' "found" every barcode there (an ambiguous end, an ambiguous read); a hit
+#' whose letters are more than a fifth `N` is no barcode.
+#' @noRd
+ends_max_n_frac <- function(max_n_frac, alphabet) {
+  if (!is.null(max_n_frac) || identical(alphabet, "ascii")) max_n_frac else ends_default_max_n_frac
+}
+
+ends_default_max_n_frac <- 0.2
 
 #' `chimeras`: `"ignore"` (its default, the formals' vector), `"set_aside"`,
 #' or with `split` (the demultiplexer) `"split"`
@@ -88,8 +111,19 @@ check_chimeras <- function(chimeras, call, split = FALSE) {
 #' @return The sheet as three character columns.
 #' @noRd
 check_samples <- function(samples, names, call) {
-  if (!is.data.frame(samples) || !all(c("front", "rear", "sample") %in% names(samples))) {
+  if (!is.data.frame(samples)) {
     abort_scalar("samples", "a data frame with columns `front`, `rear` and `sample`", samples, call)
+  }
+  absent <- setdiff(c("front", "rear", "sample"), names(samples))
+  if (length(absent)) {
+    ducksassy_abort(
+      c(
+        "`samples` must be a data frame with columns `front`, `rear` and `sample`.",
+        x = paste0("It has no column ", paste0("`", absent, "`", collapse = ", "), ".")
+      ),
+      class = c("ducksassy_samples_error", "ducksassy_input_error"),
+      arg = "samples", call = call
+    )
   }
   chr <- function(x) if (is.factor(x)) as.character(x) else x
   s <- list(front = chr(samples$front), rear = chr(samples$rear), sample = chr(samples$sample))
@@ -99,9 +133,13 @@ check_samples <- function(samples, names, call) {
   }
   if (!is.character(s$front) || !is.character(s$rear) || !is.character(s$sample) ||
     anyNA(s$front) || anyNA(s$sample) || any(s$sample == "") || nrow(samples) == 0L) {
+    bad <- if (is.character(s$front) && is.character(s$sample)) which(is.na(s$front) | is.na(s$sample) | s$sample == "")
     abort_value("samples",
       "`samples` must have one or more rows of character `front` and `sample` (not `NA` or empty) and `rear` (`NA` for any rear end).",
-      samples, call)
+      samples, call,
+      hint = if (length(bad)) paste0("Row ", bad[[1L]], " has `front` ", format_value(s$front[[bad[[1L]]]]),
+        " and `sample` ", format_value(s$sample[[bad[[1L]]]]), ".")
+    )
   }
   known <- unique(names)
   for (col in c("front", "rear")) {
@@ -111,7 +149,7 @@ check_samples <- function(samples, names, call) {
         c(
           paste0("Every barcode of the sample sheet must be a barcode of `patterns`."),
           x = paste0("`samples$", col, "` has ", format_value(bad[[1L]]), ", which `patterns` has not."),
-          i = paste0("The barcodes are ", paste(utils::head(known, 5L), collapse = ", "),
+          i = paste0("The barcodes are ", cli_escape(paste(utils_head(known, 5L), collapse = ", ")),
             if (length(known) > 5L) ", ...", ".")
         ),
         class = c("ducksassy_samples_error", "ducksassy_input_error"),
@@ -119,18 +157,20 @@ check_samples <- function(samples, names, call) {
       )
     }
   }
-  key <- paste(s$front, s$rear, sep = "\r")
-  dup <- duplicated(key)
+  # a row given twice is one row; (a rear of NA is no barcode named "NA")
+  keep <- !duplicated(data.frame(front = s$front, rear = s$rear, sample = s$sample))
+  s <- lapply(s, function(x) x[keep])
+  dup <- duplicated(data.frame(front = s$front, rear = s$rear))
   if (any(dup)) {
     i <- which(dup)[[1L]]
     ducksassy_abort(
       c(
         "Each (front, rear) pair of the sample sheet must name one sample.",
-        x = paste0("Row ", i, " repeats the pair (", s$front[[i]], ", ",
-          if (is.na(s$rear[[i]])) "NA" else s$rear[[i]], ").")
+        x = paste0("Row ", which(keep)[[i]], " repeats the pair (", format_value(s$front[[i]]), ", ",
+          format_value(s$rear[[i]]), ") with another sample.")
       ),
       class = c("ducksassy_samples_error", "ducksassy_input_error"),
-      arg = "samples", index = i, value = s$front[[i]], call = call
+      arg = "samples", index = which(keep)[[i]], value = s$front[[i]], call = call
     )
   }
   new_data_frame(s, length(s$front))
@@ -138,20 +178,31 @@ check_samples <- function(samples, names, call) {
 
 #' Assign both ends of the records of a source and combine them
 #'
-#' @param src A list of functions over the verb's records: `assign(ends)`
-#'   (the one-end assignment with `ends`), `search(patterns, k, ends, rc)`
-#'   (hits with the record key columns), `lengths(keys)` (the length of each
-#'   record, by key); and `keys`, the key columns.
+#' @param src A list of functions over the verb's records: `assign(ends,
+#'   halves)` (the one-end assignment with `ends`), `search(patterns, k,
+#'   ends, rc)` (hits with the record key columns), `lengths(keys)` (the
+#'   length of each record, by key); `keys`, the record columns of the
+#'   result (`NULL`: those the assignment has before `pattern`), and
+#'   `row_key`, the column that keys a record (one per row; `NULL`: `keys`).
 #' @param mode ends_mode()'s list.
 #' @param sp as_search_patterns()'s list.
 #' @return The assignment data frame (class `ducksassy_assignment`).
 #' @noRd
 assign_ends <- function(src, mode, sp) {
   L <- mode$L
-  front <- src$assign(c(L, 0L))
-  # paired mates: the rear end is the start of the mate
-  rear <- if (is.null(src$mate)) src$assign(c(0L, L)) else mate_ends(front, src$mate$assign(c(L, 0L)), src$call)
-  keys <- intersect(src$keys, names(front))
+  # an end does not take the other end's site: in a read shorter than 2L
+  # an end's best hit nearer the other end is searched past (halves, the
+  # core's SearchPlan::halves; issue 52); paired mates: the rear end is the
+  # start of the mate, another read
+  paired <- !is.null(src$mate)
+  front <- src$assign(c(L, 0L), halves = !paired)
+  rear <- if (!paired) src$assign(c(0L, L), halves = TRUE) else mate_ends(front, src$mate$assign(c(L, 0L)), src$call)
+  keys <- if (is.null(src$keys)) {
+    utils_head(names(front), match("pattern", names(front)) - 1L)
+  } else {
+    intersect(src$keys, names(front))
+  }
+  row_key <- src$row_key %||% keys
   # the barcode cap: an end whose hit has more edits on the barcode than
   # its cap names no barcode (its flanks matched)
   caps <- barcode_caps(mode$set)
@@ -161,7 +212,7 @@ assign_ends <- function(src, mode, sp) {
   rear$status[capped_rear] <- "unassigned"
   cols <- combine_ends(front, rear, mode$set, mode$policy, mode$samples)
   reason <- cols$reason
-  key_of <- function(d) do.call(paste, c(unname(as.list(d[keys])), sep = "\r"))
+  key_of <- function(d) do.call(paste, c(unname(as.list(d[row_key])), sep = "\r"))
   rec <- key_of(front)
   no_hit <- reason %in% "no hit"
   reason[no_hit & (capped_front | capped_rear)] <- "flank without barcode"
@@ -191,14 +242,18 @@ assign_ends <- function(src, mode, sp) {
   cols$reason <- reason
   cols$status <- ends_status(cols$sample, reason)
   cols$status[na_rec] <- NA
-  out <- c(deciding_columns(front, rear, keys), cols)
+  out <- deciding_columns(front, rear, union(keys, row_key))
+  out[setdiff(row_key, keys)] <- NULL
+  out <- c(out, cols)
   df <- new_data_frame(out, nrow(front))
   class(df) <- c("ducksassy_assignment", "data.frame")
   df
 }
 
 #' The rear ends of paired reads: the mates' front-end assignment, whose
-#' records must be the reads' (one mate per read), named as the reads
+#' records must be the reads' (one mate per read, in the same order, with
+#' the same names up to `/1` and `/2`, as the demultiplexer checks them:
+#' issue 52), named as the reads
 #' @noRd
 mate_ends <- function(front, rear, call) {
   if (nrow(rear) != nrow(front)) {
@@ -210,8 +265,32 @@ mate_ends <- function(front, rear, call) {
       class = c("ducksassy_mates_error", "ducksassy_input_error"), arg = "mates", call = call
     )
   }
+  a <- mate_read_name(front$name)
+  b <- mate_read_name(rear$name)
+  bad <- which(a != b | xor(is.na(a), is.na(b)))
+  if (length(bad)) {
+    i <- bad[[1L]]
+    where <- if (!is.null(front$file)) paste0(" of ", format_value(as.character(front$file[[i]])))
+    ducksassy_abort(
+      c(
+        "The mates must be in the same order as the reads, with the same names (up to `/1` and `/2`).",
+        x = paste0("Record ", front$record[[i]], where, " is ", format_value(a[[i]]),
+          " and its mate ", format_value(b[[i]]), ".")
+      ),
+      class = c("ducksassy_mates_error", "ducksassy_input_error"), arg = "mates",
+      index = front$record[[i]], value = b[[i]], call = call
+    )
+  }
   rear$name <- front$name
   rear
+}
+
+#' A read's name as its mate's must be (the demultiplexer's mate_name()):
+#' up to the first space or tab, without a last `/1` or `/2`
+#' @noRd
+mate_read_name <- function(x) {
+  x <- sub("[ \t].*$", "", x)
+  sub("/[12]$", "", x)
 }
 
 #' Whether each end's best hit (assigned or ambiguous: a hit over the cap
@@ -245,7 +324,10 @@ chimera_k <- function(k) {
 #' be within its cap, as the demultiplexer has it.
 #' @noRd
 chimera_keys <- function(src, sp, L, caps, key_of) {
-  hits <- src$search(sp$patterns, chimera_k(sp$k), NULL, NULL, cigar = !is.null(caps))
+  # (no overhang, one end position per run: the demultiplexer's search of
+  # whole reads for hits wholly in their middle, one rule; issue 52)
+  hits <- src$search(sp$patterns, chimera_k(sp$k), NULL, NULL,
+    list(overhang = NULL, all_endpoints = FALSE), cigar = !is.null(caps))
   if (!nrow(hits)) {
     return(character())
   }
@@ -440,10 +522,11 @@ combine_ends <- function(front, rear, set = NULL,
   reason <- rep(NA_character_, n)
   any_ambiguous <- fs == "ambiguous" | rs == "ambiguous"
   if (policy == "samples") {
-    key <- function(a, b) paste(a, b, sep = "\r")
+    # a pair of two barcodes; none where either is missing (a barcode may be
+    # named "NA": a missing rear end is no such barcode; issue 52)
+    key <- function(a, b) ifelse(is.na(a) | is.na(b), NA_character_, paste(a, b, sep = "\r"))
     lookup <- function(a, b) {
-      exact <- match(ifelse(is.na(a), NA_character_, key(a, b)), key(samples$front, samples$rear),
-        incomparables = NA)
+      exact <- match(key(a, b), key(samples$front, samples$rear), incomparables = NA)
       single <- match(a, ifelse(is.na(samples$rear), samples$front, NA_character_), incomparables = NA)
       as.character(samples$sample)[ifelse(is.na(exact), single, exact)]
     }

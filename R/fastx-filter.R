@@ -80,31 +80,33 @@ sassy_read_fastx <- function(path, n_max = Inf, ...) {
 # demultiplexer checks its first output file and shows its template), so no
 # caller rewrites a message.
 check_fastx_output <- function(output, path, call = rlang::caller_env(),
-                               folder_may_be_missing = FALSE, shown = output) {
+                               folder_may_be_missing = FALSE, arg = "output",
+                               shown = output) {
+  a <- paste0("`", arg, "`")
   if (!is.character(output) || length(output) != 1L || is.na(output) ||
     output == "") {
-    abort_scalar("output", "a single file path", shown, call)
+    abort_scalar(arg, "a single file path", shown, call)
   }
   full <- path.expand(output)
   if (grepl("\\.(bz2|xz|zst|zstd|lz4|bgz|bgzf)$", output, ignore.case = TRUE)) {
     abort_value(
-      "output",
-      "`output` must end in \".gz\" (gzip) or have no compression suffix.",
+      arg,
+      paste0(a, " must end in \".gz\" (gzip) or have no compression suffix."),
       shown, call,
       hint = "Only gzip output can be written; other compressions are read, not written."
     )
   }
   if (dir.exists(full)) {
-    abort_scalar("output", "a file path, not a folder", shown, call)
+    abort_scalar(arg, "a file path, not a folder", shown, call)
   }
   if (!folder_may_be_missing && !dir.exists(dirname(full))) {
     ducksassy_abort(
       c(
-        "The folder of `output` must exist.",
-        x = paste0("`output` is ", format_value(shown), ", in a folder that does not exist.")
+        paste0("The folder of ", a, " must exist."),
+        x = paste0(a, " is ", format_value(shown), ", in a folder that does not exist.")
       ),
       class = c("ducksassy_file_error", "ducksassy_input_error"),
-      arg = "output",
+      arg = arg,
       value = shown,
       path = shown,
       call = call
@@ -115,10 +117,10 @@ check_fastx_output <- function(output, path, call = rlang::caller_env(),
   if (same) {
     ducksassy_abort(
       c(
-        "`output` must not be the input file `path`.",
+        paste0(a, " must not be the input file `path`."),
         x = paste0("Both are ", format_value(shown), ".")
       ),
-      arg = "output",
+      arg = arg,
       value = shown,
       call = call
     )

@@ -35,6 +35,11 @@
 #'   set that has flanks) the 0-based letters `[from, to)` of each pattern's
 #'   barcode: the best hit then carries its edits there (`barcode_cost`) and
 #'   the margin compares them (barcode_spans()).
+#' @param halves `NULL`, or `TRUE` for an end of a read in the both-ends
+#'   mode (`ends` `c(L, 0)` or `c(0, L)`): a best hit nearer the record's
+#'   other end is that end's site, and the end is searched again without it
+#'   (the core's `SearchPlan::halves`), so the rear end of a short read does
+#'   not find the front end's site.
 #' @return A named list of class `ducksassy_plan`.
 #' @noRd
 new_plan <- function(patterns,
@@ -56,7 +61,8 @@ new_plan <- function(patterns,
                      margin = NULL,
                      samples = NULL,
                      barcode_from = NULL,
-                     barcode_to = NULL) {
+                     barcode_to = NULL,
+                     halves = NULL) {
   structure(
     list(
       patterns = patterns,
@@ -78,7 +84,8 @@ new_plan <- function(patterns,
       margin = margin,
       samples = samples,
       barcode_from = barcode_from,
-      barcode_to = barcode_to
+      barcode_to = barcode_to,
+      halves = halves
     ),
     class = "ducksassy_plan"
   )
@@ -116,7 +123,8 @@ as_plan <- function(args, mode = "hits", max_hits = NULL) {
     ends = args$ends, margin = args$margin,
     samples = if (mode == "assign") assign_samples(args$patterns),
     barcode_from = if (mode == "assign") args$barcode_from,
-    barcode_to = if (mode == "assign") args$barcode_to
+    barcode_to = if (mode == "assign") args$barcode_to,
+    halves = if (mode == "assign") args$halves
   )
 }
 

@@ -13,7 +13,7 @@
 #' @param hits Whether the result has a row per hit (the hit limit applies).
 #' @noRd
 shard_table <- function(con, table, column, id, chunk_rows, output, BPPARAM,
-                        search, search_args, hits, call) {
+                        search, search_args, hits, call, reserved = hit_columns[-1L]) {
   BPPARAM <- check_bpparam(BPPARAM, call = call)
   if (!is.null(output)) {
     ducksassy_abort(
@@ -27,7 +27,7 @@ shard_table <- function(con, table, column, id, chunk_rows, output, BPPARAM,
     )
   }
   db <- shard_db(con, call = call)
-  src <- new_table_source(con, table, column, id, call = call)
+  src <- new_table_source(con, table, column, id, call = call, reserved = reserved)
   sql <- sub("[[:space:];]+$", "", src$sql)
   fields <- src$fields
   if (is.null(fields)) {
@@ -37,7 +37,7 @@ shard_table <- function(con, table, column, id, chunk_rows, output, BPPARAM,
     )
     fields <- names(head)
   }
-  cols <- resolve_table_columns(src, fields, column, id, call = call)
+  cols <- resolve_table_columns(src, fields, column, id, call = call, reserved = reserved)
   total <- db_call(
     DBI::dbGetQuery(con, paste0("SELECT COUNT(*) AS n FROM (", sql, ") AS ducksassy_q"))[[1L]],
     paste0("Can't count the rows of ", src$label, "."), "table", call

@@ -14,7 +14,7 @@
 #'   messages), `fields` (the table's columns, `NULL` for a query).
 #' @noRd
 new_table_source <- function(con, table, column, id, call = rlang::caller_env(),
-                             hint = NULL) {
+                             hint = NULL, reserved = hit_columns[-1L]) {
   if (inherits(table, "SQL")) {
     sql <- as.character(table)
     if (length(sql) != 1L || is.na(sql) || !nzchar(trimws(sql))) {
@@ -62,7 +62,7 @@ new_table_source <- function(con, table, column, id, call = rlang::caller_env(),
     paste0("Can't list the columns of table ", label, "."), "table", call
   )
   src <- list(kind = "table", quoted = quoted, label = label, fields = fields)
-  cols <- resolve_table_columns(src, fields, column, id, call = call)
+  cols <- resolve_table_columns(src, fields, column, id, call = call, reserved = reserved)
   wanted <- unique(c(cols$id, column))
   select <- vapply(
     wanted,
@@ -180,10 +180,12 @@ table_value <- function(table) {
 }
 
 #' Check `column` and `id` against the columns of the source
+#' @param reserved The names an `id` column may not have: the result's own
+#'   columns (the hit columns; an assignment's, assign_table_columns()).
 #' @return A list: `id` (the id columns, possibly empty) and `record` (TRUE
 #'   when there are no id columns and a row number takes their place).
 #' @noRd
-resolve_table_columns <- function(src, fields, column, id, call) {
+resolve_table_columns <- function(src, fields, column, id, call, reserved = hit_columns[-1L]) {
   where <- if (src$kind == "query") "the result of the query" else paste0("table ", src$label)
   available <- function() {
     shown <- utils_head(fields, 10L)
@@ -225,15 +227,16 @@ resolve_table_columns <- function(src, fields, column, id, call) {
       )
     }
   }
-  reserved <- hit_columns[-1L]
+  hits <- identical(reserved, hit_columns[-1L])
   clash <- which(id %in% reserved)
   if (length(clash) > 0L) {
     i <- clash[[1L]]
+    what <- if (hits) "hit" else "result"
     ducksassy_abort(
       c(
-        paste0("`id` column \"", cli_escape(id[[i]]), "\" has the name of a hit column."),
+        paste0("`id` column \"", cli_escape(id[[i]]), "\" has the name of a ", what, " column."),
         x = paste0(
-          "The hit columns ", paste0("`", reserved, "`", collapse = ", "),
+          "The ", what, " columns ", paste0("`", reserved, "`", collapse = ", "),
           " can't be `id` columns."
         ),
         i = "Choose other `id` columns, or rename it in a query: `DBI::SQL(\"SELECT start AS region_start, ...\")`."

@@ -29,14 +29,15 @@ search_table_rows <- function(con, table, column, id, chunk_rows, output,
     return(shard_table(
       con, table, column, id, chunk_rows, output, BPPARAM,
       search = get(fn, mode = "function"), search_args = search_args,
-      hits = engine$mode == "hits", call = call
+      hits = engine$mode == "hits", call = call,
+      reserved = engine$reserved %||% hit_columns[-1L]
     ))
   }
   # Everything that talks to the database before the rows are read: no query
   # may run on `con` while the rows are being read.
   src <- new_table_source(con, table, column, id, call = call, hint = function() {
     swapped_hint(patterns, function(p) DBI::dbExistsTable(con, p), fn, "table", what)
-  })
+  }, reserved = engine$reserved %||% hit_columns[-1L])
   # inside the database, where that is faster and gives the same result
   # (table-sql.R)
   # (not sparse counts: the SQL functions return dense ones)
@@ -118,7 +119,8 @@ scan_table <- function(con, table, src, column, id, chunk_rows, output,
   # Pipeline: chunk i+1 is fetched while chunk i is searched; chunk i's
   # result is made into a piece while chunk i+1 is searched.
   chunk <- fetch_search_chunk(reader, fetch_column, call = call)
-  cols <- resolve_table_columns(src, chunk$names, column, id, call = call)
+  cols <- resolve_table_columns(src, chunk$names, column, id, call = call,
+    reserved = engine$reserved %||% hit_columns[-1L])
   if (!is.null(out_spec)) {
     # before the first search: an id column that no table can take
     check_output_id_types(chunk$data, cols$id, column, call = call)

@@ -248,3 +248,15 @@ void ducksassy_sigterm_end(void) {
     raise(SIGTERM);
   }
 }
+
+/* ducksassy_sigterm_end() without raising the signal: whether one came.
+ * The caller (the demultiplexer, whose R side removes the folders it
+ * created first; issue 52) raises it again itself. */
+int ducksassy_sigterm_end_deferred(void) {
+  if (!sigterm_installed) return 0;
+  sigaction(SIGTERM, &sigterm_prev, NULL);
+  sigterm_installed = 0;
+  int seen = sigterm_seen;
+  sigterm_seen = 0;
+  return seen;
+}

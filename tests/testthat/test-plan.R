@@ -8,10 +8,11 @@ test_that("new_plan() holds every option by name, absent values as NULL", {
     "patterns", "k", "alphabet", "ignore_case", "rc", "all_endpoints",
     "overhang", "max_n_frac", "cigar", "threads", "mode", "max_hits",
     "indels", "pam_length", "allow_pam_edits", "ends", "margin", "samples",
-    "barcode_from", "barcode_to"
+    "barcode_from", "barcode_to", "halves"
   ))
   expect_null(p$overhang)
   expect_null(p$samples)
+  expect_null(p$halves)
   # an assignment's plan: the 0-based sample of each pattern (its first
   # pattern of the same name)
   args <- new_search_plan(character(), c(a = "ACGT", b = "TTTT", a = "GGGG", "CCCC"), 1L,

@@ -23,7 +23,10 @@ use extendr_api::prelude::*;
 #[extendr]
 #[allow(clippy::too_many_arguments)]
 fn ds_fastx_demultiplex(paths: Robj, mates: Robj, outputs: Robj, mate_outputs: Robj, sample: Robj, unassigned: i32, ambiguous: i32, trim: bool, gzip_level: i32, plan: Robj, read: Robj, progress: Robj, report: Robj, ends: Robj) -> Robj {
-    crate::guard(|| fastx_result((|| -> Result<Robj, FastxError> {
+    // a SIGTERM during the run: R removes the folders it created, then
+    // raises it again (R's demultiplex_fastx(), the attribute `sigterm`)
+    let sigterm = std::cell::Cell::new(false);
+    crate::guard(|| with_sigterm(&sigterm, fastx_result((|| -> Result<Robj, FastxError> {
         let margin = crate::plan::margin(&plan)?;
         let plan = crate::plan::search_plan(&plan)?;
         let read = crate::plan::read_options(&read, plan.threads)?;
@@ -47,12 +50,22 @@ fn ds_fastx_demultiplex(paths: Robj, mates: Robj, outputs: Robj, mate_outputs: R
         let total = crate::progress::files_size(&all);
         let mut progress = crate::progress::Progress::new(&progress);
         // a SIGTERM stops the run as Ctrl-C does (its temporary files
-        // removed), then ends the process when `watch` is dropped
+        // removed); R ends the process once it has cleaned up
         let watch = crate::sigterm::SigtermWatch::begin();
         let mut poll = || watch.pending() || progress.poll(|| crate::progress::file_bytes_searched(&ctl, total));
-        let counts = demux::demultiplex(&plan, &paths, mates.as_deref(), &spec, read.batch, &ctl, &mut poll)?;
+        let counts = demux::demultiplex(&plan, &paths, mates.as_deref(), &spec, read.batch, &ctl, &mut poll);
+        sigterm.set(watch.end_deferred());
+        let counts = counts?;
         Ok(Doubles::from_values(counts.iter().map(|&c| c as f64)).into())
-    })()))
+    })())))
+}
+
+/// The result, with the attribute `sigterm` (`TRUE`) when one came.
+fn with_sigterm(sigterm: &std::cell::Cell<bool>, mut out: Robj) -> Robj {
+    if sigterm.get() {
+        let _ = out.set_attrib("sigterm", true);
+    }
+    out
 }
 
 /// The report's path and names from R's `list(path, output_names,

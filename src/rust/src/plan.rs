@@ -151,12 +151,21 @@ pub(crate) fn search_plan(plan: &Robj) -> Result<SearchPlan, CoreError> {
         patterns.push(p.ok_or_else(|| CoreError::invalid(arg, Some(i), Value::Missing, Rule::NotMissing))?);
     }
     let spans = barcode_spans(&f, patterns.len())?;
+    // the both-ends mode's ends of one read (absent or NULL: not)
+    let halves = match f.optional("halves") {
+        Some(x) if !x.is_null() => f.flag("halves")?,
+        _ => false,
+    };
+    let with_halves = move |mut p: SearchPlan| {
+        p.halves = halves && p.ends.is_some();
+        p
+    };
     match crispr {
         // a barcode set's patterns hang over the reads' own ends only
-        None if !spans.is_empty() && opts.overhang.is_some() && opts.mode == Mode::Assign => ducksassy_core::edge_overhang::plan(&opts, &patterns, spans, margin(plan)?),
+        None if !spans.is_empty() && opts.overhang.is_some() && opts.mode == Mode::Assign => ducksassy_core::edge_overhang::plan(&opts, &patterns, spans, margin(plan)?).map(with_halves),
         None => SearchPlan::new(&opts, &patterns).map(|mut plan| {
             plan.set_barcode_spans(spans);
-            plan
+            with_halves(plan)
         }),
         Some(pam) => {
             let c = CrisprOptions {

@@ -8,6 +8,7 @@ extern "C" {
     fn ducksassy_sigterm_begin();
     fn ducksassy_sigterm_pending() -> c_int;
     fn ducksassy_sigterm_end();
+    fn ducksassy_sigterm_end_deferred() -> c_int;
 }
 
 /// While it lives, a SIGTERM is only noted ([`pending`]); when it is
@@ -20,6 +21,14 @@ impl SigtermWatch {
         // SAFETY: R's main thread (a .Call); backend.c keeps the state
         unsafe { ducksassy_sigterm_begin() };
         SigtermWatch(())
+    }
+
+    /// End the watch without raising a noted SIGTERM: whether one came
+    /// (the caller raises it again, once its own cleanup is done).
+    pub(crate) fn end_deferred(self) -> bool {
+        std::mem::forget(self);
+        // SAFETY: R's main thread; backend.c keeps the state
+        unsafe { ducksassy_sigterm_end_deferred() != 0 }
     }
 
     /// Whether a SIGTERM arrived since [`SigtermWatch::begin`].

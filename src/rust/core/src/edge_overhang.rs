@@ -66,13 +66,28 @@ pub struct Strip {
 }
 
 /// The strips of the searched parts of `texts` (`ends`, or whole records):
-/// `len` letters at each of a record's ends that is searched.
-fn strips<'t>(texts: &[Option<&'t [u8]>], ends: Option<(usize, usize)>, len: usize) -> (Vec<Option<&'t [u8]>>, Vec<Strip>) {
+/// `len` letters at each of a record's ends that is searched. With
+/// `own_side` (the texts are parts of records cut where another end's
+/// site starts or ends: [`crate::options::SearchPlan::halves`]), only the
+/// edge of the side `ends` searches, the head's left or the tail's right,
+/// is a record's end.
+fn strips<'t>(texts: &[Option<&'t [u8]>], ends: Option<(usize, usize)>, own_side: bool, len: usize) -> (Vec<Option<&'t [u8]>>, Vec<Strip>) {
     let mut out = Vec::with_capacity(texts.len() * 2);
     let mut info = Vec::with_capacity(texts.len() * 2);
     for (r, t) in texts.iter().enumerate() {
         let Some(t) = t else { continue };
         let n = t.len();
+        if let (true, Some((head, _))) = (own_side, ends) {
+            let l = len.min(n);
+            if head > 0 {
+                out.push(Some(&t[..l]));
+                info.push(Strip { record: r as u32, offset: 0, left_end: true, right_end: false });
+            } else {
+                out.push(Some(&t[n - l..]));
+                info.push(Strip { record: r as u32, offset: (n - l) as u32, left_end: false, right_end: true });
+            }
+            continue;
+        }
         let (head, tail) = match ends {
             Some((h, tl)) if n > h.saturating_add(tl) => (h, tl),
             _ => (n, n),
@@ -100,13 +115,13 @@ fn strips<'t>(texts: &[Option<&'t [u8]>], ends: Option<(usize, usize)>, len: usi
 /// The strips to search again (the engine searches them with `e.plan`):
 /// at the ends of the records of `texts` that `best` (one per record) does
 /// not call.
-pub fn strips_to_search<'t>(e: &Edges, ends: Option<(usize, usize)>, texts: &[Option<&'t [u8]>], best: &[Best]) -> (Vec<Option<&'t [u8]>>, Vec<Strip>) {
+pub fn strips_to_search<'t>(e: &Edges, ends: Option<(usize, usize)>, own_side: bool, texts: &[Option<&'t [u8]>], best: &[Best]) -> (Vec<Option<&'t [u8]>>, Vec<Strip>) {
     let edges = &e.plan;
     let by_barcode = !edges.barcode_spans.is_empty();
     let again: Vec<Option<&[u8]>> =
         texts.iter().zip(best.iter()).map(|(t, b)| t.filter(|_| b.status_with(e.margin, by_barcode) != crate::assign::Status::Assigned)).collect();
     let m = edges.patterns.iter().map(Vec::len).max().unwrap_or(0);
-    strips(&again, ends, m + edges.k + 2)
+    strips(&again, ends, own_side, m + edges.k + 2)
 }
 
 /// Merge into `best` the hits of the strips (`bufs`, the search of
@@ -155,16 +170,16 @@ mod tests {
         let t: Vec<u8> = vec![b'A'; 100];
         let s: Vec<u8> = vec![b'A'; 8];
         let texts = [Some(&t[..]), None, Some(&s[..])];
-        let (st, info) = strips(&texts, Some((30, 5)), 10);
+        let (st, info) = strips(&texts, Some((30, 5)), false, 10);
         let got: Vec<(u32, u32, usize, bool, bool)> = info.iter().zip(&st).map(|(i, t)| (i.record, i.offset, t.unwrap().len(), i.left_end, i.right_end)).collect();
         // record 0: [0, 10) and [95, 100) (the tail is 5 letters); record 2
         // (8 letters, no longer than the ends): one strip, both ends
         assert_eq!(got, vec![(0, 0, 10, true, false), (0, 95, 5, false, true), (2, 0, 8, true, true)]);
         // a front end only: no strip at the rear
-        let (_, info) = strips(&texts[..1], Some((30, 0)), 10);
+        let (_, info) = strips(&texts[..1], Some((30, 0)), false, 10);
         assert_eq!(info.iter().map(|i| (i.offset, i.right_end)).collect::<Vec<_>>(), vec![(0, false)]);
         // whole records: both ends
-        let (_, info) = strips(&texts[..1], None, 10);
+        let (_, info) = strips(&texts[..1], None, false, 10);
         assert_eq!(info.iter().map(|i| (i.offset, i.left_end, i.right_end)).collect::<Vec<_>>(), vec![(0, true, false), (90, false, true)]);
     }
 }

@@ -115,9 +115,15 @@ fn reborrow<'a>(poll: &'a mut Option<&mut dyn FnMut() -> bool>) -> Option<&'a mu
 /// An assignment with overhang at the records' own ends only: the strips'
 /// hits merged in (`edge_overhang.rs`).
 fn with_edges(plan: &SearchPlan, ends: Option<(usize, usize)>, texts: &[Option<&[u8]>], out: Output, ctl: &Control, poll: Option<&mut dyn FnMut() -> bool>) -> Result<Output, CoreError> {
+    with_edges_of(plan, ends, false, texts, out, ctl, poll)
+}
+
+/// [`with_edges`]; `own_side`: the texts are parts of records, whose only
+/// record end is that of the side `ends` searches ([`claim_ends`]).
+fn with_edges_of(plan: &SearchPlan, ends: Option<(usize, usize)>, own_side: bool, texts: &[Option<&[u8]>], out: Output, ctl: &Control, poll: Option<&mut dyn FnMut() -> bool>) -> Result<Output, CoreError> {
     match (&plan.edges, out) {
         (Some(edges), Output::Best(mut b)) if plan.mode == Mode::Assign => {
-            let (strips, info) = crate::edge_overhang::strips_to_search(edges, ends, texts, &b);
+            let (strips, info) = crate::edge_overhang::strips_to_search(edges, ends, own_side, texts, &b);
             if strips.is_empty() {
                 return Ok(Output::Best(b));
             }
@@ -146,7 +152,76 @@ fn run_ends(plan: &SearchPlan, ends: (usize, usize), texts: &[Option<&[u8]>], ct
         }
         Output::Best(b) => Output::Best(slices.best(b, texts.len())),
     };
-    with_edges(plan, Some(ends), texts, out, ctl, poll)
+    let out = with_edges(plan, Some(ends), texts, out, ctl, reborrow(&mut poll))?;
+    match out {
+        Output::Best(b) if plan.halves && plan.mode == Mode::Assign => claim_ends(plan, ends, texts, b, ctl, poll).map(Output::Best),
+        out => Ok(out),
+    }
+}
+
+/// The side an end plan searches ([`SearchPlan::halves`]): `Some(true)`
+/// for the front (`ends = (L, 0)`), `Some(false)` for the rear.
+fn end_side(ends: (usize, usize)) -> Option<bool> {
+    match ends {
+        (h, 0) if h > 0 => Some(true),
+        (0, t) if t > 0 => Some(false),
+        _ => None,
+    }
+}
+
+/// [`SearchPlan::halves`]: while an end's best hit lies nearer the
+/// record's other end (its middle past the record's middle), it is the
+/// other end's site: the end is searched again in the letters before it
+/// (the front) or after it (the rear), which are fewer each time.
+fn claim_ends(plan: &SearchPlan, ends: (usize, usize), texts: &[Option<&[u8]>], mut best: Vec<Best>, ctl: &Control, poll: Option<&mut dyn FnMut() -> bool>) -> Result<Vec<Best>, CoreError> {
+    let Some(front) = end_side(ends) else {
+        return Ok(best);
+    };
+    let mut poll = poll;
+    // each record's letters [lo, hi) still searched
+    let mut window: Vec<(usize, usize)> = texts.iter().map(|t| (0, t.map_or(0, |t| t.len()))).collect();
+    let plain = SearchPlan { halves: false, ..plan.clone() };
+    loop {
+        let mut again = Vec::new();
+        for (r, b) in best.iter_mut().enumerate() {
+            let (Some(t), Some(h)) = (texts[r], b.hit) else { continue };
+            let (start, end) = (h.start as usize, h.end as usize);
+            if (start + end > t.len()) != front {
+                continue;
+            }
+            let w = window[r];
+            let cut = if front { (w.0, start.clamp(w.0, w.1)) } else { (end.clamp(w.0, w.1), w.1) };
+            if cut == w {
+                // (a hit of no letters at the window's edge: nothing is left)
+                *b = Best { missing: b.missing, ..Best::default() };
+                continue;
+            }
+            window[r] = cut;
+            again.push(r);
+        }
+        if again.is_empty() {
+            return Ok(best);
+        }
+        let parts: Vec<Option<&[u8]>> = again.iter().map(|&r| texts[r].map(|t| &t[window[r].0..window[r].1])).collect();
+        let (_, out) = search_ends(&plain, ends, &parts, ctl, reborrow(&mut poll))?;
+        let Output::Best(b) = out else {
+            return Err(CoreError::Internal("the ends' search again returned no assignments".into()));
+        };
+        let b = match with_edges_of(&plain, Some(ends), true, &parts, Output::Best(b), ctl, reborrow(&mut poll))? {
+            Output::Best(b) => b,
+            _ => return Err(CoreError::Internal("the ends' search again returned no assignments".into())),
+        };
+        for (j, &r) in again.iter().enumerate() {
+            let lo = window[r].0 as u32;
+            let mut x = b[j];
+            x = x.shifted(lo);
+            if let Some(o) = &mut x.other {
+                o.start += lo;
+                o.end += lo;
+            }
+            best[r] = x;
+        }
+    }
 }
 
 /// The end slices of `texts` and the search of them as whole texts, with

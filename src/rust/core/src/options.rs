@@ -262,6 +262,15 @@ pub struct SearchPlan {
     pub inline: bool,
     /// Search only the ends of records (see [`SearchOptions::ends`]).
     pub ends: Option<(usize, usize)>,
+    /// An end of one read in the both-ends mode (issue 52), with `ends`
+    /// `(L, 0)` (the front) or `(0, L)` (the rear): a best hit nearer the
+    /// record's other end (by its middle: `start + end > n` for the front,
+    /// `<= n` for the rear; only in records shorter than `2L`, whose two
+    /// ends overlap) is the other end's site, and the end is searched again
+    /// without it and the letters beyond (`engine.rs`), until its best hit
+    /// is its own or none. So the rear end of a short read does not find
+    /// the front end's site again. `false` from `new()`; the caller sets it.
+    pub halves: bool,
     /// The sample of each pattern (see [`SearchOptions::samples`]), one
     /// per pattern; by default each pattern's own index.
     pub samples: Vec<u32>,
@@ -406,6 +415,7 @@ impl SearchPlan {
             lane_group: LANE_GROUP,
             inline: false,
             ends: opts.ends,
+            halves: false,
             samples,
             rc_filter: opts.rc && opts.overhang.is_none() && opts.indels && opts.rc_filter.unwrap_or_else(rc_filter_by_env),
             barcode_spans: Vec::new(),

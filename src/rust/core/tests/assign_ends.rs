@@ -329,3 +329,53 @@ fn overhang_at_the_records_own_ends_is_the_union_of_two_searches() {
         assert_eq!(flat(&got), rule(&union, texts.len()), "ends={ends:?} {opts:?}");
     }
 }
+
+/// Issue 52: the ends of one read (`SearchPlan::halves`) do not take each
+/// other's site: in a read shorter than both ends, an end's best hit nearer
+/// the other end is searched past; reads of at least `2L` are unchanged.
+#[test]
+fn an_end_does_not_take_the_other_ends_site() {
+    let mut r = rng(52);
+    let p = random_acgt(&mut r, 20);
+    let q = random_acgt(&mut r, 20);
+    let mut p1 = p.clone();
+    p1[10] = if p1[10] == b'A' { b'C' } else { b'A' };
+    let x = |r: &mut StdRng, n| random_acgt(r, n);
+    let cat = |parts: &[&[u8]]| parts.concat();
+    let texts: Vec<Option<Vec<u8>>> = vec![
+        // P alone near the front (65 letters)
+        Some(cat(&[&x(&mut r, 5), &p, &x(&mut r, 40)])),
+        // P at the front, Q at the rear (80)
+        Some(cat(&[&x(&mut r, 5), &p, &x(&mut r, 30), &q, &x(&mut r, 5)])),
+        // P with an edit at the front, Q exact at the rear: the front's
+        // best, Q, is the rear's
+        Some(cat(&[&x(&mut r, 5), &p1, &x(&mut r, 30), &q, &x(&mut r, 5)])),
+        // Q alone near the rear
+        Some(cat(&[&x(&mut r, 40), &q, &x(&mut r, 5)])),
+        // long: 250 letters, P and Q at its ends
+        Some(cat(&[&x(&mut r, 5), &p, &x(&mut r, 200), &q, &x(&mut r, 5)])),
+        None,
+    ];
+    let pats = vec![p.clone(), q.clone()];
+    let l = 100;
+    let t: Vec<Option<&[u8]>> = texts.iter().map(|t| t.as_deref()).collect();
+    let pr: Vec<&[u8]> = pats.iter().map(|p| p.as_slice()).collect();
+    let run = |ends, halves| {
+        let o = SearchOptions { k: 2, rc: false, mode: Mode::Assign, ends: Some(ends), ..Default::default() };
+        let mut plan = ducksassy_core::SearchPlan::new(&o, &pr).unwrap();
+        plan.halves = halves;
+        match ducksassy_core::run(&plan, &t, &ducksassy_core::Control::new(), None).unwrap() {
+            Output::Best(b) => b.iter().map(|b| b.hit.map(|h| (h.pattern, h.start, h.cost))).collect::<Vec<_>>(),
+            _ => unreachable!(),
+        }
+    };
+    let front = run((l, 0), true);
+    let rear = run((0, l), true);
+    assert_eq!(front, vec![Some((0, 5, 0)), Some((0, 5, 0)), Some((0, 5, 1)), None, Some((0, 5, 0)), None]);
+    assert_eq!(rear, vec![None, Some((1, 55, 0)), Some((1, 55, 0)), Some((1, 40, 0)), Some((1, 225, 0)), None]);
+    // without halves each end of a short read is the whole read
+    assert_eq!(run((0, l), false)[0], Some((0, 5, 0)));
+    // a long read's ends are the same with and without
+    assert_eq!(run((l, 0), false)[4], front[4]);
+    assert_eq!(run((0, l), false)[4], rear[4]);
+}

@@ -211,10 +211,10 @@ pub fn demultiplex(
                 // one transaction: every output complete (flushed, gzip
                 // trailer written, closed) before the first rename, so a
                 // failure (a full disk) leaves every earlier file as it was
+                // and the renames one too: an output that cannot replace its
+                // file (a folder now, an immutable file) puts every file back
                 let closed = all.into_iter().map(|o| o.close(false)).collect::<Result<Vec<_>, _>>()?;
-                for c in closed {
-                    c.rename()?;
-                }
+                super::writer::rename_all(closed)?;
                 Ok(counts)
             }
             (Err(_), Err(we)) if writer_gone => Err(we),

@@ -1,12 +1,16 @@
 //! Demultiplexing by both ends of a read (issue 38): the front end (the
 //! first `L` letters) and the rear end (the last `L`) are each assigned on
 //! their own, as `ends = (L, 0)` and `ends = (0, L)` search them (a read no
-//! longer than `L` is searched whole for each), and combined by the rule
+//! longer than `L` whole for each), with `halves` (`SearchPlan::halves`: in
+//! a read shorter than `2L` an end's best hit nearer the other end is the
+//! other end's site, and that end is searched again without it), and
+//! combined by the rule
 //! of `ends_policy.rs` into a sample or a reason, each with its output.
 //!
 //! Two searches beside the ends, on the records that need them:
-//! - chimeras (`chimeras = "set_aside"`): the middle `[L, n - L)` of a read
-//!   longer than `2L` is searched whole with the set's patterns, at the
+//! - chimeras (`chimeras = "set_aside"`): a read longer than `2L` is
+//!   searched whole with the set's patterns for a hit that lies wholly in
+//!   its middle `[L, n - L)` (R's chimera_keys(), one rule), at the
 //!   chimera k (lower than the ends': a barcode inside a read is whole, not
 //!   cut by the read's end, and a long middle gives chance hits at k many
 //!   chances); a hit there sets the read aside as chimeric;
@@ -32,7 +36,7 @@ use crate::assign::Best;
 use crate::engine::{self, Control, Output};
 use crate::ends_policy::{EndStatus, EndsCall, EndsRule, Reason};
 use crate::error::{CoreError, Value};
-use crate::options::SearchPlan;
+use crate::options::{Mode, SearchPlan};
 
 /// The both-ends mode of a demultiplexing.
 #[derive(Debug, Clone)]
@@ -154,6 +158,9 @@ pub struct EndsSearch<'s> {
     pub spec: &'s EndsSpec,
     front: SearchPlan,
     rear: SearchPlan,
+    /// The first `L` letters of a read or its mate (paired mates: two
+    /// reads, whose ends share no letter), without halves.
+    start: SearchPlan,
     whole: SearchPlan,
     flanks: Vec<SearchPlan>,
     margin: i32,
@@ -174,14 +181,18 @@ impl<'s> EndsSearch<'s> {
         if !spec.barcode_caps.is_empty() && (plan.barcode_spans.len() != plan.patterns.len() || spec.barcode_caps.len() != plan.patterns.len()) {
             return Err(CoreError::Internal("both ends: a barcode span and cap per pattern needed".into()));
         }
-        let with_ends = |p: &SearchPlan, e| SearchPlan { ends: e, ..p.clone() };
+        let with_ends = |p: &SearchPlan, e| SearchPlan { ends: e, halves: false, ..p.clone() };
+        // an end does not take the other end's site (SearchPlan::halves)
+        let half = |e| SearchPlan { halves: true, ..with_ends(plan, Some(e)) };
         Ok(EndsSearch {
             spec,
-            front: with_ends(plan, Some((l, 0))),
-            rear: with_ends(plan, Some((0, l))),
-            // the middle of a read is not a read's end: a pattern may not
-            // hang over its edges (R's chimera search is of whole reads)
-            whole: SearchPlan { overhang: None, edges: None, k: spec.chimera_k.min(plan.k), ..with_ends(plan, None) },
+            front: half((l, 0)),
+            rear: half((0, l)),
+            start: with_ends(plan, Some((l, 0))),
+            // the whole read, for hits wholly in its middle (R's chimera
+            // search, chimera_keys()): hits with their CIGARs (the cap), no
+            // overhang (a middle is no read's end)
+            whole: SearchPlan { mode: Mode::Hits, cigar: true, max_hits: None, overhang: None, edges: None, k: spec.chimera_k.min(plan.k), ..with_ends(plan, None) },
             flanks: spec.flank_plans.iter().map(|p| with_ends(p, Some((l, l)))).collect(),
             margin,
         })
@@ -261,10 +272,15 @@ impl<'s> EndsSearch<'s> {
         ctl: &Control,
         poll: &mut dyn FnMut() -> bool,
     ) -> Result<Vec<EndsRecord>, FastxError> {
-        let front = bests(search(&self.front, texts, batch, path, origin, ctl, poll)?, texts.len())?;
-        let rear = match mates {
-            None => bests(search(&self.rear, texts, batch, path, origin, ctl, poll)?, texts.len())?,
-            Some((t, b, p)) => bests(search(&self.front, t, b, p, origin, ctl, poll)?, t.len())?,
+        let (front, rear) = match mates {
+            None => (
+                bests(search(&self.front, texts, batch, path, origin, ctl, poll)?, texts.len())?,
+                bests(search(&self.rear, texts, batch, path, origin, ctl, poll)?, texts.len())?,
+            ),
+            Some((t, b, p)) => (
+                bests(search(&self.start, texts, batch, path, origin, ctl, poll)?, texts.len())?,
+                bests(search(&self.start, t, b, p, origin, ctl, poll)?, t.len())?,
+            ),
         };
         let status: Vec<[(EndStatus, bool); 2]> = front.iter().zip(&rear).map(|(f, r)| [self.status(f), self.status(r)]).collect();
         let mut calls: Vec<EndsCall> = status.iter().map(|[f, r]| self.spec.rule.combine(f.0, r.0)).collect();
@@ -298,8 +314,11 @@ impl<'s> EndsSearch<'s> {
 
 impl EndsSearch<'_> {
     /// The middle hit `[start, end)` (in the read) of each record of
-    /// `batch` that is chimeric (`chimeras`): the best hit in the middle
-    /// `[L, n - L)` of the reads longer than `2L`, within the barcode cap.
+    /// `batch` that is chimeric (`chimeras`): of the reads longer than `2L`,
+    /// searched whole, the best hit (by the assignment's order) of those
+    /// that lie wholly in the middle `[L, n - L)`, when it is within the
+    /// barcode cap. One rule with R's chimera_keys() (issue 52): a site
+    /// that straddles letter `L` (or `n - L`) is no middle hit.
     fn chimeric(&self, batch: &Batch, path: &str, ctl: &Control, poll: &mut dyn FnMut() -> bool) -> Result<Vec<Option<(usize, usize)>>, FastxError> {
         let mut chimeric = vec![None; batch.len()];
         if !self.spec.chimeras {
@@ -307,10 +326,34 @@ impl EndsSearch<'_> {
         }
         let l = self.spec.end_length;
         let long: Vec<usize> = (0..batch.len()).filter(|&i| batch.seq.get(i).len() > 2 * l).collect();
-        let middles: Vec<Option<&[u8]>> = long.iter().map(|&i| batch.seq.get(i)).map(|s| Some(&s[l..s.len() - l])).collect();
-        let origin = |j: usize| (long[j], l);
-        for (j, b) in bests(search(&self.whole, &middles, batch, path, &origin, ctl, poll)?, middles.len())?.iter().enumerate() {
-            chimeric[long[j]] = b.hit.filter(|h| !self.over_cap(h.pattern, h.barcode_edits)).map(|h| (h.start as usize + l, h.end as usize + l));
+        let texts: Vec<Option<&[u8]>> = long.iter().map(|&i| Some(batch.seq.get(i))).collect();
+        if long.is_empty() {
+            return Ok(chimeric);
+        }
+        let origin = |j: usize| (long[j], 0);
+        let bufs = match search(&self.whole, &texts, batch, path, &origin, ctl, poll)? {
+            Output::Hits(b) => b,
+            _ => return Err(CoreError::Internal("both ends: the chimera search returned no hits".into()).into()),
+        };
+        let mut best: Vec<Option<crate::assign::BestHit>> = vec![None; long.len()];
+        for b in &bufs {
+            for i in 0..b.len() {
+                let j = b.record[i] as usize;
+                let n = batch.seq.get(long[j]).len();
+                let (start, end) = (b.start[i] as usize, b.end[i] as usize);
+                if start < l || end > n - l {
+                    continue;
+                }
+                let p = b.pattern[i];
+                let edits = self.whole.barcode_spans.get(p as usize).map_or(0, |&span| crate::barcode_edits::of_text(b.cigar(i), b.pattern_start[i], span).unwrap_or(0));
+                let hit = crate::assign::BestHit { cost: b.cost[i], pattern: p, start: b.start[i], end: b.end[i], minus: b.minus[i], sample: p, barcode_edits: edits };
+                if best[j].is_none_or(|h| hit < h) {
+                    best[j] = Some(hit);
+                }
+            }
+        }
+        for (j, h) in best.into_iter().enumerate() {
+            chimeric[long[j]] = h.filter(|h| !self.over_cap(h.pattern, h.barcode_edits)).map(|h| (h.start as usize, h.end as usize));
         }
         Ok(chimeric)
     }

@@ -137,6 +137,77 @@ impl Closed {
     }
 }
 
+/// Rename every closed output onto its path, as one transaction (issue 52):
+/// the files already at the paths are first moved aside (a destination
+/// that is a folder is refused before anything moves), then the outputs
+/// renamed; a failure at any step puts every earlier file back where it
+/// was (the new outputs removed), so a failed run replaces nothing.
+pub fn rename_all(closed: Vec<Closed>) -> Result<(), FastxError> {
+    for c in &closed {
+        if std::fs::symlink_metadata(&c.path).is_ok_and(|m| m.is_dir()) {
+            return Err(write_error(&c.path, &std::io::Error::other("the output is a folder")));
+        }
+    }
+    // (path, its earlier file's name aside, if it had one)
+    let mut aside: Vec<(&str, Option<PathBuf>)> = Vec::with_capacity(closed.len());
+    let undo = |aside: &[(&str, Option<PathBuf>)]| {
+        for (path, old) in aside.iter().rev() {
+            match old {
+                Some(old) => {
+                    let _ = std::fs::rename(old, path);
+                }
+                None => {
+                    let _ = std::fs::remove_file(path);
+                }
+            }
+        }
+    };
+    for c in &closed {
+        let old = if std::fs::symlink_metadata(&c.path).is_ok() { Some(aside_name(&c.tmp)) } else { None };
+        if let Some(o) = &old {
+            if let Err(e) = std::fs::rename(&c.path, o) {
+                undo(&aside);
+                return Err(write_error(&c.path, &e));
+            }
+        }
+        aside.push((&c.path, old));
+    }
+    // every earlier file is aside: the outputs go in
+    let mut done: Vec<(&str, Option<PathBuf>)> = Vec::with_capacity(closed.len());
+    for (i, c) in closed.iter().enumerate() {
+        if let Err(e) = std::fs::rename(&c.tmp, &c.path) {
+            // the ones renamed are removed and their earlier files restored;
+            // the rest get theirs back
+            undo(&done);
+            for (path, old) in aside[i..].iter() {
+                if let Some(old) = old {
+                    let _ = std::fs::rename(old, path);
+                }
+            }
+            return Err(write_error(&c.path, &e));
+        }
+        done.push(aside[i].clone());
+    }
+    for (_, old) in &aside {
+        if let Some(old) = old {
+            let _ = std::fs::remove_file(old);
+        }
+    }
+    let mut closed = closed;
+    for c in &mut closed {
+        c.renamed = true;
+    }
+    Ok(())
+}
+
+/// The name an earlier file is moved aside to while a run's outputs are
+/// renamed: its temporary file's, with `.old`.
+fn aside_name(tmp: &Path) -> PathBuf {
+    let mut name = tmp.as_os_str().to_owned();
+    name.push(".old");
+    PathBuf::from(name)
+}
+
 impl Drop for Closed {
     fn drop(&mut self) {
         if !self.renamed {
@@ -171,4 +242,51 @@ const EMFILE: i32 = 24;
 /// written as the queue goes)
 fn block_error(e: gzip_blocks::WriteError) -> FastxError {
     write_error(&e.label, &e.error)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn closed(path: &Path, text: &[u8]) -> Closed {
+        let mut o = Output::create(path.to_str().unwrap(), None, BUF).unwrap();
+        o.write_all(text).unwrap();
+        o.close(false).unwrap()
+    }
+
+    #[test]
+    fn the_outputs_replace_their_files_all_or_none() {
+        // issue 52: an output that is a folder now fails the run before a
+        // file is replaced; one whose rename fails puts every file back
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b, c) = (dir.path().join("a.fq"), dir.path().join("b.fq"), dir.path().join("c.fq"));
+        std::fs::write(&a, b"old a").unwrap();
+        std::fs::create_dir(&b).unwrap();
+        let run = vec![closed(&a, b"new a"), closed(&b, b"new b"), closed(&c, b"new c")];
+        assert!(rename_all(run).is_err());
+        assert_eq!(std::fs::read(&a).unwrap(), b"old a");
+        assert!(b.is_dir() && !c.exists());
+        // only the earlier files and the folder are left
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+        // a rename that fails (a folder at the destination, made after the
+        // check) restores the files moved aside
+        std::fs::remove_dir(&b).unwrap();
+        std::fs::write(&b, b"old b").unwrap();
+        let run = vec![closed(&a, b"new a"), closed(&b, b"new b")];
+        let (ca, cb) = (run[0].tmp.clone(), run[1].tmp.clone());
+        // b's temporary file is gone: its rename fails after a's
+        std::fs::remove_file(&cb).unwrap();
+        assert!(ca.exists());
+        assert!(rename_all(run).is_err());
+        assert_eq!(std::fs::read(&a).unwrap(), b"old a");
+        assert_eq!(std::fs::read(&b).unwrap(), b"old b");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+        // and all well: every file replaced, nothing aside left
+        let run = vec![closed(&a, b"new a"), closed(&b, b"new b"), closed(&c, b"new c")];
+        rename_all(run).unwrap();
+        assert_eq!(std::fs::read(&a).unwrap(), b"new a");
+        assert_eq!(std::fs::read(&b).unwrap(), b"new b");
+        assert_eq!(std::fs::read(&c).unwrap(), b"new c");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3);
+    }
 }
