@@ -48,7 +48,8 @@ summary.ducksassy_assignment <- function(object, ...) {
   }
   s <- object$sample
   samples <- if (is.null(s)) count(character(), character(), "sample") else {
-    v <- as.character(s[!is.na(s)])
+    # (names = "dorado" calls the unassigned reads' sample "unclassified")
+    v <- as.character(s[!is.na(s) & (is.null(object$status) | object$status %in% "assigned")])
     u <- sort(unique(v))
     df <- data.frame(sample = u, reads = tabulate(match(v, u), length(u)), stringsAsFactors = FALSE)
     df[order(-df$reads, df$sample), , drop = FALSE]

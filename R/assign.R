@@ -5,7 +5,7 @@
 
 # The both-ends mode's arguments (issue 38), after every older one.
 end_mode_formals <- function() {
-  alist(policy = NULL, samples = NULL, chimeras = c("ignore", "set_aside"))
+  alist(policy = NULL, samples = NULL, chimeras = c("ignore", "set_aside"), names = c("ducksassy", "dorado"))
 }
 
 #' Assign each record to its best pattern
@@ -138,6 +138,15 @@ end_mode_formals <- function() {
 #'   and `sample`; implies `policy = "samples"`.
 #' @param chimeras `"ignore"` (default) or `"set_aside"`: reads with a
 #'   barcode in their middle are `"chimeric"` (both-ends mode only).
+#' @param names `"ducksassy"` (default): `sample` is the barcode's name (or
+#'   the sample sheet's), `NA` for a read without sample. `"dorado"`: as
+#'   dorado names them (both-ends mode only): a barcode of a kit or
+#'   arrangement is `<kit>_<barcode>` (`"SQK-NBD114-96_barcode01"`, the
+#'   set's `kit` attribute: one kit of [sassy_kit()] or the arrangement of
+#'   [sassy_barcodes_dorado()]; a set of several kits or of your own
+#'   barcodes keeps the barcode's name), a sample sheet's names are kept, and
+#'   a read without sample is `"unclassified"` (its `status` and `reason`
+#'   say why). Not with `sassy_assign_table(output = )`.
 #' @return A data frame with one row per record, in input order:
 #'   \describe{
 #'     \item{`file`, `record`}{As in [sassy_search_fastx()] (files), the row
@@ -227,7 +236,7 @@ end_mode_formals <- function() {
 sassy_assign <- new_verb(
   "sassy_assign",
   c(verb_formals("vector", hits = FALSE), alist(margin = 0L), end_mode_formals()),
-  "assign_vector"
+  "assign_vector_named"
 )
 
 #' @rdname sassy_assign
@@ -251,7 +260,7 @@ sassy_assign <- new_verb(
 sassy_assign_fastx <- new_verb(
   "sassy_assign_fastx",
   c(verb_formals("fastx", hits = FALSE), alist(margin = 0L), end_mode_formals(), alist(mates = NULL)),
-  "assign_fastx",
+  "assign_fastx_named",
   options_as_list = TRUE
 )
 
@@ -260,7 +269,7 @@ sassy_assign_fastx <- new_verb(
 sassy_assign_table <- new_verb(
   "sassy_assign_table",
   c(verb_formals("table", hits = FALSE), alist(margin = 0L), end_mode_formals()),
-  "assign_table",
+  "assign_table_named",
   options_as_list = TRUE
 )
 
@@ -297,7 +306,7 @@ assign_vector <- function(texts, patterns, k, alphabet, rc, all_endpoints,
       data.frame(record = seq_along(tx), length = nchar(tx, type = "bytes"))
     }
   )
-  assign_ends(src, mode, sp)
+  assign_ends(src, mode, sp, margin)
 }
 
 #' One assignment of vectors, of the ends `ends`
@@ -344,7 +353,7 @@ assign_fastx <- function(paths, patterns, k, args, BPPARAM, margin,
   if (!is.null(mates)) {
     src$mate <- fastx_source(mates, sp, args, BPPARAM, margin, call)
   }
-  assign_ends(src, mode, sp)
+  assign_ends(src, mode, sp, margin)
 }
 
 #' The records of files for assign_ends(): their one-end assignment, their
@@ -480,7 +489,7 @@ assign_table <- function(con, table, patterns, k, column, id, args,
       new_data_frame(out, nrow(h))
     }
   )
-  out <- assign_ends(src, mode, sp)
+  out <- assign_ends(src, mode, sp, margin)
   if (is.null(output)) {
     return(out)
   }

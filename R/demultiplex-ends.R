@@ -57,6 +57,9 @@ demux_ends_outputs <- function(plan, set, e, call) {
   } else {
     sheet <- NULL
     sample_names <- barcodes
+    if (identical(e$names, "dorado")) {
+      sample_names <- dorado_sample_names(sample_names, set)
+    }
     check_sample_names(sample_names, call, reserved = demux_reserved_names())
   }
   flanks <- flank_patterns(set)
@@ -70,13 +73,16 @@ demux_ends_outputs <- function(plan, set, e, call) {
     if (length(flanks$patterns)) "flank without barcode"
   )
   kinds <- intersect(ends_reasons, kinds)
-  unassigned <- if (e$reason_files) demux_reason_file(kinds) else "unassigned"
-  names <- c(sample_names, unassigned, "ambiguous", if (e$chimeras == "set_aside") "chimeric")
+  # dorado's names (without reason files): one "unclassified" output, the
+  # ambiguous reads' too
+  dorado <- identical(e$names, "dorado") && !e$reason_files
+  unassigned <- if (e$reason_files) demux_reason_file(kinds) else if (dorado) "unclassified" else "unassigned"
+  names <- c(sample_names, unassigned, if (!dorado) "ambiguous", if (e$chimeras == "set_aside") "chimeric")
   at <- function(n) match(n, names) - 1L
   reason_output <- vapply(ends_reasons, function(r) {
-    if (r == "ambiguous") return(at("ambiguous"))
+    if (r == "ambiguous") return(at(if (dorado) "unclassified" else "ambiguous"))
     if (r == "chimeric" && e$chimeras == "set_aside") return(at("chimeric"))
-    if (!e$reason_files) return(at("unassigned"))
+    if (!e$reason_files) return(at(unassigned))
     if (r %in% kinds) at(demux_reason_file(r)) else at("no_hit")
   }, 0L, USE.NAMES = FALSE)
   flank_plans <- lapply(sort(unique(flanks$k)), function(kk) {
@@ -91,6 +97,19 @@ demux_ends_outputs <- function(plan, set, e, call) {
     fp[names(more)] <- more
     as_plan(fp, "contains")
   })
+  # the flanks with nothing between them (ends-assign.R, no_barcode_between())
+  spacer <- spacer_patterns(set)
+  spacer_plan <- if (!is.null(spacer) && !is.null(plan$barcode_from)) {
+    fp <- plan
+    fp$patterns <- spacer$patterns
+    fp$k <- spacer$k
+    fp$ends <- NULL
+    fp$barcode_from <- fp$barcode_to <- NULL
+    fp$rc <- fp$alphabet != "ascii"
+    more <- flank_search_args(fp$alphabet)
+    fp[names(more)] <- more
+    as_plan(fp, "assign")
+  }
   row_end <- if (is.null(set)) rep("both", length(plan$patterns)) else set$ends
   list(
     names = names,
@@ -113,7 +132,11 @@ demux_ends_outputs <- function(plan, set, e, call) {
       sample_names = sample_names,
       # the barcode cap of each pattern (ends-assign.R, assign_ends()); the
       # plan has their barcode letters (with_barcode_spans())
-      barcode_cap = as.integer(barcode_caps(set) %||% integer())
+      barcode_cap = as.integer(barcode_caps(set) %||% integer()),
+      # the explanations without a barcode of the set, and the price of a
+      # barcode's letters there (ends-assign.R, no_barcode_between())
+      spacer_plan = spacer_plan,
+      barcode_price = as.integer(if (!is.null(spacer_plan)) barcode_price(set) else integer())
     )
   )
 }

@@ -227,6 +227,12 @@
 #'   into two reads, each demultiplexed on its own (see *Both ends*).
 #' @param reason_files `FALSE` (default): the unassigned records go to
 #'   `unassigned`; `TRUE`: to one file per reason (see *Both ends*).
+#' @param names `"ducksassy"` (default): outputs named by the samples,
+#'   `unassigned` and `ambiguous`. `"dorado"`: as `dorado demux` names
+#'   them (both-ends mode only): a kit's barcode `<kit>_<barcode>`
+#'   (`SQK-NBD114-96_barcode01`; see `names` of [sassy_assign()]) and one
+#'   output `unclassified` for the unassigned and the ambiguous reads (with
+#'   `reason_files = TRUE`, the reasons' files and `ambiguous` as before).
 #' @return A data frame with one row per output: `name` (the sample, then
 #'   `"unassigned"` (or the reasons' files) and `"ambiguous"`, and
 #'   `"chimeric"` with `chimeras = "set_aside"`), `path` (and `mate_path` with
@@ -263,7 +269,7 @@ sassy_demultiplex_fastx <- new_verb(
     alist(threads = sassy_threads(), indels = TRUE, trim = FALSE, mates = NULL,
       overwrite = FALSE, report = NULL, compression_level = 1L,
       policy = NULL, samples = NULL, chimeras = c("ignore", "set_aside", "split"),
-      reason_files = FALSE)
+      reason_files = FALSE, names = c("ducksassy", "dorado"))
   ),
   "demultiplex_fastx",
   options_as_list = TRUE
@@ -294,7 +300,7 @@ check_mates <- function(mates, paths, call) {
 #' @noRd
 demultiplex_fastx <- function(paths, patterns, output, k, margin, trim, mates,
                               overwrite, report, compression_level, policy,
-                              samples, chimeras, reason_files, args, call) {
+                              samples, chimeras, reason_files, names, args, call) {
   paths <- check_fastx_paths(paths, "paths", call = call, hint = function() {
     swapped_hint(patterns, is_file, "sassy_demultiplex_fastx", "paths")
   })
@@ -302,8 +308,15 @@ demultiplex_fastx <- function(paths, patterns, output, k, margin, trim, mates,
     mates <- check_mates(mates, paths, call)
   }
   args$all_endpoints <- FALSE
+  names <- check_names_style(names, call)
+  if (names == "dorado") {
+    check_dorado_mode(patterns, policy, samples, call)
+  }
   e <- demux_ends_mode(patterns, policy, samples, chimeras, reason_files, args$ends, mates, call)
   both <- !is.null(e)
+  if (both) {
+    e$names <- names
+  }
   if (both) {
     # each end is searched in `L` letters (the core sets the ends of each
     # search; these warn of ends shorter than a pattern)
@@ -465,7 +478,9 @@ demux_outputs <- function(output, patterns, paired, inputs, call, names = NULL) 
   list(
     name = name, path = path, mate_path = mate_path,
     sample = match(samples, name, nomatch = 1L),
-    unassigned = match("unassigned", name, nomatch = 1L), ambiguous = match("ambiguous", name),
+    # (dorado's names: "unclassified" for both)
+    unassigned = match("unassigned", name, nomatch = match("unclassified", name, nomatch = 1L)),
+    ambiguous = match("ambiguous", name, nomatch = match("unclassified", name)),
     stale = stale_outputs(output, c(path, mate_path))
   )
 }

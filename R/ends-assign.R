@@ -188,7 +188,7 @@ check_samples <- function(samples, names, call) {
 #' @param sp as_search_patterns()'s list.
 #' @return The assignment data frame (class `ducksassy_assignment`).
 #' @noRd
-assign_ends <- function(src, mode, sp) {
+assign_ends <- function(src, mode, sp, margin = 0L) {
   L <- mode$L
   # an end does not take the other end's site: in a read shorter than 2L
   # an end's best hit nearer the other end is searched past (halves, the
@@ -203,11 +203,19 @@ assign_ends <- function(src, mode, sp) {
     intersect(src$keys, names(front))
   }
   row_key <- src$row_key %||% keys
-  # the barcode cap: an end whose hit has more edits on the barcode than
-  # its cap names no barcode (its flanks matched)
+  # no barcode without evidence (?sassy_kits, *No barcode without
+  # evidence*): an end whose hit has more edits on the barcode than its cap
+  # (a barcode the set lacks), or whose flanks align no better than the
+  # flanks with nothing between them (an adapter without barcode), names
+  # no barcode (its flanks matched)
   caps <- barcode_caps(mode$set)
-  capped_front <- over_cap(front, caps)
-  capped_rear <- over_cap(rear, caps)
+  capped_front <- over_cap(front, caps) | no_barcode_between(src, front, mode, sp, margin, c(L, 0L), row_key)
+  capped_rear <- over_cap(rear, caps) |
+    if (is.null(src$mate)) {
+      no_barcode_between(src, rear, mode, sp, margin, c(0L, L), row_key)
+    } else {
+      no_barcode_between(src$mate, rear, mode, sp, margin, c(L, 0L), row_key)
+    }
   front$status[capped_front] <- "unassigned"
   rear$status[capped_rear] <- "unassigned"
   cols <- combine_ends(front, rear, mode$set, mode$policy, mode$samples)
@@ -564,4 +572,60 @@ combine_ends <- function(front, rear, set = NULL,
     status = ends_status(sample, reason),
     reason = reason
   ))
+}
+
+#' The two explanations of a site without one of the set's barcodes
+#' (?sassy_kits, *No barcode without evidence*), searched in the end of a
+#' barcode's hit: of the rows whose two flanks have 5 letters or more each
+#' and 20 or more together, the flanks with nothing between them (an
+#' adapter without barcode) and the flanks around a slot of `N` as long as
+#' the barcode (a barcode the set lacks), at k = ceiling(error_rate * the
+#' flanks' letters) (as a barcode's own flanks are read); `NULL` for a set
+#' without such flanks
+#' @noRd
+spacer_patterns <- function(set) {
+  if (is.null(set)) {
+    return(NULL)
+  }
+  ok <- nchar(set$flank5) >= 5L & nchar(set$flank3) >= 5L & nchar(set$flank5) + nchar(set$flank3) >= 20L
+  if (!any(ok)) {
+    return(NULL)
+  }
+  f <- nchar(set$flank5[ok]) + nchar(set$flank3[ok])
+  p <- c(paste0(set$flank5, set$flank3)[ok], paste0(set$flank5, strrep("N", nchar(set$barcode)), set$flank3)[ok])
+  keep <- !duplicated(p)
+  rate <- attr(set, "error_rate") %||% 0.27
+  list(patterns = p[keep], k = as.integer(min(ceiling(rate * min(f)), min(f) - 1L)))
+}
+
+#' Whether each end's hit (assigned or ambiguous) is explained as well
+#' without a barcode of the set: the best hit of the flanks with nothing
+#' between them or around a slot (spacer_patterns()) in the same end, plus
+#' the price of the barcode's letters as letters of no barcode
+#' (barcode_price()), costs at most the barcode's hit plus `margin`. A
+#' barcode must beat those explanations by the margin.
+#' @param a The end's assignment; `ends` the end (as the search takes it).
+#' @noRd
+no_barcode_between <- function(src, a, mode, sp, margin, ends, row_key) {
+  none <- rep(FALSE, nrow(a))
+  spacer <- spacer_patterns(mode$set)
+  if (is.null(spacer) || is.null(a$barcode_cost)) {
+    return(none)
+  }
+  called <- which(a$status %in% c("assigned", "ambiguous") & !is.na(a$barcode_cost))
+  if (!length(called)) {
+    return(none)
+  }
+  hits <- src$search(spacer$patterns, spacer$k, ends, TRUE, flank_search_args(src$alphabet))
+  if (!nrow(hits)) {
+    return(none)
+  }
+  # keyed on the record's row (assign_ends()'s `row_key`), never on `id`
+  # values (issue 52)
+  key_of <- function(d) do.call(paste, c(unname(as.list(d[row_key])), sep = "\r"))
+  best <- tapply(hits$cost, key_of(hits), min)
+  c_a <- best[key_of(a)[called]]
+  price <- barcode_price(mode$set)[a$pattern[called]]
+  none[called] <- !is.na(c_a) & c_a + price <= a$cost[called] + margin
+  none
 }

@@ -1,6 +1,8 @@
 # Barcode sets (issue 38): barcodes with their names, the constant flanks on
-# each side and the read ends that carry them; the published kits of
-# inst/extdata/kits.tsv (built from qcat's kit files by
+# each side and the read ends that carry them; the published kits: dorado's
+# (inst/extdata/dorado-kits.tsv and dorado-barcodes.tsv, built from its
+# barcode_kits.cpp by tools/kits-from-dorado.R, issue 46) and qcat's
+# (inst/extdata/kits.tsv, built from qcat's kit files by
 # tools/kits-from-qcat.R); and the one place, as_search_patterns(), where a
 # set becomes the named patterns and the default `k` of a search.
 
@@ -37,7 +39,8 @@
 #' (qcat-examples, 989 reads of SQK-RBK001 with known barcodes and 989
 #' without, `benchmarks/kits.Rmd`, `ends = 250`), flank + barcode + flank
 #' of 7 + 24 + 16 letters with k = 13 assigned 863 correctly, 1 wrongly and
-#' 1 read without barcode; the whole flanks (7 + 24 + 50 letters) at k = 21
+#' 1 read without barcode (with the barcode cap of then, 11 edits; see *No
+#' barcode without evidence* for today's); the whole flanks (7 + 24 + 50 letters) at k = 21
 #' only 823 correctly and 3 wrongly (longer flanks need a larger `k` for
 #' their own errors, which lets more barcodes through), the bare barcodes at
 #' k = 5 about 755.
@@ -75,27 +78,51 @@
 #' so that fewer edits in its flanks cannot make up for a barcode that is
 #' no better.
 #'
-#' @section The barcode cap:
-#' An end whose best hit has more than `ceiling(max(0.45, error_rate) *
-#' n)` edits on a barcode of `n` letters (11 of 24) names no barcode: its
-#' flanks matched, its barcode did not (an adapter without barcode, a
-#' barcode the set does not have, or one cut off by the read's end). The
-#' read's reason is then `"flank without barcode"`, and such a hit in a
-#' read's middle is no chimera. Random letters are about half their
-#' length in edits from a barcode; the true barcodes of the real reads
-#' above have up to 11 edits (older nanopore chemistry), of the simulated
-#' runs of `benchmarks/kits.Rmd` (6% errors) up to 6.
+#' @section No barcode without evidence:
+#' An end names a barcode only when the barcode explains its letters
+#' better, by the verb's `margin`, than the two explanations of a site
+#' without one of the set's barcodes, each priced at
+#' `U = ceiling(max(1/3, error_rate) * n) + 1` edits for the `n` letters
+#' of the barcode that the explanation leaves to no barcode (9 of 24):
+#' - *the flanks around a barcode the set lacks*: its flanks' edits plus
+#'   `U`. Since the barcode's own hit pays those flanks' edits too, the
+#'   barcode wins when its own letters have fewer than `U - margin` edits
+#'   (`barcode_cost`; at most 8 of 24 with `margin = 0`; the barcode cap);
+#' - *the flanks with nothing between them* (an adapter without barcode):
+#'   the best hit of `flank5` + `flank3` in the same end (each flank of 5
+#'   letters or more, 20 or more together, at most `ceiling(error_rate *
+#'   f)` edits of its `f` letters, on either strand) plus `U`; the barcode
+#'   wins when its hit costs less than that plus `margin`.
+#'
+#' An end that loses names no barcode; the read's reason is `"flank
+#' without barcode"` (when no other end names its sample), and such a hit
+#' in a read's middle is no chimera. This holds for every design: front
+#' only, both ends, and front and rear barcodes that differ.
+#'
+#' The numbers that chose `U`: random letters are 9 to 15 edits from the
+#' nearest of 12 barcodes of 24 letters (fewer than 9 for 2 in 1000), 7 to
+#' 13 from the nearest of 96 (fewer than 9 for 2.4 in 100); EXP-NBD114's
+#' barcodes 13-24 are 10 to 13 from EXP-NBD104's 1-12 (the former cap of
+#' `ceiling(max(0.45, error_rate) * n)`, 11 of 24, let 4 of the 12 through,
+#' and 47 of 200 random 24-mers). The true barcodes of the real reads of
+#' SQK-RBK001 (qcat-examples, older chemistry) have 0 to 11 edits, 98% at
+#' most 8: with `U = 9` 846 of their 989 reads are correct (was 863), none
+#' wrong (was 1), 1 of the 989 without barcode assigned (was 1). On
+#' simulated runs (6% errors, `benchmarks/kits.Rmd`; 3,000 reads each, 5%
+#' adapters without barcode), the reads without barcode assigned fell from
+#' 26 (front only, SQK-RBK004), 16 (native, EXP-NBD104), 47 (SQK-RBK114-96)
+#' and 65 (SQK-NBD114-96) to 0, with every full barcoded read correct; the
+#' barcode cap alone left 7, 6, 2 and 34 of them: the adapters without
+#' barcode need the second explanation.
 #'
 #' @section Flanks without barcode:
-#' A read whose ends name no barcode is `"flank without barcode"` when its
-#' best hit was over the cap (above), or when an end holds, on either
-#' strand, the set's flanks with no barcode between them (`flank5` then
-#' `flank3`: an adapter without barcode) or around a slot as long as the
-#' barcode (`flank5`, any letters, `flank3`: a barcode the set does not
-#' have), with at most `ceiling(0.75 * error_rate * f)` edits, `f` the
-#' flanks' letters together (sets with `f >= 20`; 5 edits of SQK-RBK001's
-#' 7 + 16), or one flank of 14 letters or more alone with at most
-#' `floor(error_rate * n / 2)` edits of its `n` (2 of 16: a read that
+#' A read whose ends name no barcode is also `"flank without barcode"`
+#' when an end holds, on either strand, the set's flanks with no barcode
+#' between them or around a slot as long as the barcode (`flank5`, any
+#' letters, `flank3`), with at most `ceiling(0.75 * error_rate * f)` edits,
+#' `f` the flanks' letters together (sets with `f >= 20`; 5 edits of
+#' SQK-RBK001's 7 + 16), or one flank of 14 letters or more alone with at
+#' most `floor(error_rate * n / 2)` edits of its `n` (2 of 16: a read that
 #' starts or ends inside its barcode keeps one flank). One flank alone at
 #' the set's error rate is no evidence: on the simulated runs of
 #' `benchmarks/kits.Rmd`, a 16-letter flank with 5 edits is in an end of 3
@@ -128,29 +155,50 @@
 #' of k = 16, the chance hits in reads without chimera k or k - 1).
 #'
 #' @section The kits and their sources:
-#' The sequences are facts published by Oxford Nanopore, taken from the kit
-#' files of qcat (ONT's demultiplexer, MPL-2.0, Debian package `qcat`
-#' 1.1.0) by `tools/kits-from-qcat.R`, which rebuilds the table
-#' (`inst/extdata/kits.tsv`); its `source` column names the files of each
-#' row. qcat's 5' template is the adapter at the start of a read, its 3'
-#' template that at the end of a read (reverse complemented), each with the
-#' barcode as a run of N; the letters before and after the run are the
-#' flanks. Where the two templates agree (native kits), a barcode has one
-#' row with `ends = "both"` and the longer flanks; where they differ (PCR
-#' kits), one row for each end; qcat's files without 5'/3' (rapid kits) are
-#' read starts, `ends = "front"`. The 16S kits' 27F primer has two forms in
-#' qcat (`_5p_a`, `_5p_c`); the flank holds the IUPAC code of both (`M`).
-#' Kits: EXP-NBD103, EXP-NBD104, EXP-NBD114 (native, barcodes 1-12 and
-#' 13-24), SQK-RBK001, SQK-RBK004, VSK-VMK001 (rapid), SQK-RPB004,
-#' SQK-RLB001 (rapid PCR), EXP-PBC001, EXP-PBC096, SQK-PBK004, SQK-LWB001
-#' (PCR), SQK-RAB204, SQK-RAB214 (16S, barcodes 1-12 and 13-24, each in
-#' both orientations, as qcat lists them). Not included: SQK-NBD114-96
-#' (Kit 14), whose barcodes 25-96 are in no Debian package (its barcodes
-#' 1-24 are those of `sassy_kit(c("EXP-NBD104", "EXP-NBD114"))`), and
-#' qcat's dual-barcode layout.
+#' The sequences are facts published by Oxford Nanopore. Every barcoding
+#' kit that dorado 1.4 (ONT's basecaller and demultiplexer) defines comes
+#' from its kit definitions (`dorado/utils/barcode_kits.cpp`), shipped as
+#' `inst/extdata/dorado-kits.tsv` (one row per kit: its arrangement, ends
+#' and flanks, its barcodes' names) and `dorado-barcodes.tsv` (every
+#' barcode of dorado), rebuilt by `tools/kits-from-dorado.R`: the Kit 14
+#' kits (SQK-NBD114-24/96, SQK-RBK114-24/96, SQK-PCB114-24, SQK-16S114-24,
+#' SQK-RPB114-24, SQK-MLK114-96-XL, SQK-HTB114-96, SQK-MAB114-24), the Kit
+#' 10/11 kits (SQK-RBK110-96, SQK-RBK111-24/96, SQK-NBD111-24/96,
+#' SQK-PCB111-24, SQK-MLK111-96-XL, EXP-NBD196), the older ones, the RNA kit
+#' SQK-DRB004-24 and the TWIST dual-index plates. dorado arranges a kit as:
+#' - single-ended (rapid kits): the barcode between its two flanks at the
+#'   read's front, `ends = "front"`; with `rear_only_barcodes` (RNA) at the
+#'   read's 3' end reading forward: `ends = "rear"`, the row written
+#'   reverse complemented (the strand where a rear row reads forward);
+#' - double-ended with the same ends (native and rapid PCR kits): one row
+#'   per barcode, `ends = "both"`; where dorado's rear flank is the front's
+#'   read with a letter less (native kits: `CAGCACC` for `CAGCACCT`), the
+#'   longer is kept;
+#' - double-ended with different ends (PCR kits: a different primer at each
+#'   end; TWIST: different front and rear barcodes): a `"front"` row (the
+#'   front flanks and barcode) and a `"rear"` row (the rear's) per barcode,
+#'   under one name.
 #'
-#' @param name Kit names, as `sassy_kits()$kit` lists them
-#'   (`"SQK-RBK001"`), or without the prefix (`"RBK001"`), in any case.
+#' A barcode's name is dorado's sample name: `barcode` and the digits that
+#' end its dorado name (`NB01`, `BC01`, `RBK26` and `AA01F_01` are
+#' `barcode01`, `barcode01`, `barcode26` and `barcode01`); `names =
+#' "dorado"` of the verbs prefixes the kit (`SQK-NBD114-96_barcode01`).
+#'
+#' qcat's kits (Debian package `qcat` 1.1.0, MPL-2.0; `inst/extdata/kits.tsv`,
+#' rebuilt by `tools/kits-from-qcat.R`) are kept: SQK-RAB214 (16S, barcodes
+#' 13-24, in both orientations as qcat lists them), which dorado lacks, and,
+#' with `from = "qcat"`, qcat's own form of the 13 kits both define (the
+#' same barcodes and flanks, except that qcat's SQK-RPB004 and SQK-RLB001
+#' are front-only with both BC12 and RLB12A, its 16S kits list each barcode
+#' in both orientations with the 27F primer's two forms as `M`, and its
+#' VSK-VMK001 has 9 more letters of flank5). The `source` column of
+#' `sassy_kits()` names the file of each kit. Custom arrangements: see
+#' [sassy_barcodes_dorado()].
+#'
+#' @param name Kit names, as `sassy_kits()$kit` (and dorado) lists them
+#'   (`"SQK-NBD114-96"`), or without the prefix (`"NBD114-96"`), in any case,
+#'   `_` for `-`; an unknown name is an error of class
+#'   `ducksassy_kit_error` that lists the closest names (its `closest`).
 #'   Several names give one set of all their barcodes.
 #' @param barcodes A character vector of barcodes (DNA or IUPAC letters),
 #'   or a Biostrings `DNAStringSet`; their names are the samples'.
@@ -164,10 +212,16 @@
 #' @param flank_length How many letters of each flank, next to the barcode,
 #'   the set keeps (and the search uses); `Inf` for the whole flanks of the
 #'   table (see *How a set is searched*).
-#' @return `sassy_kits()`: a data frame with one row per kit: `kit`,
-#'   `barcodes` (the number of barcode names), `ends` (the ends of its rows),
-#'   `flank5_length`, `flank3_length` (the longest flanks), `qcat_kit` (its
-#'   name in qcat, `-k`) and `source`.
+#' @param from `NULL` (default): each kit as dorado defines it, or qcat
+#'   where dorado does not; `"dorado"` or `"qcat"`: that source's kits only
+#'   (see *The kits and their sources*).
+#' @return `sassy_kits()`: a data frame with one row per kit, by name:
+#'   `kit`, `barcodes` (the number of barcode names), `ends` (the ends of
+#'   its rows), `flank5_length`, `flank3_length` (the longest flanks),
+#'   `dorado_arrangement` (dorado's name of its arrangement, `NA` for
+#'   qcat's), `qcat_kit` (its name in qcat, `-k`, where qcat has it),
+#'   `origin` (`"dorado"` or `"qcat"`: whose definition `sassy_kit()` gives)
+#'   and `source` (the version and file).
 #'
 #'   `sassy_kit()` and `sassy_barcodes()`: a barcode set, a data frame of
 #'   class `ducksassy_barcodes` with one row per barcode (per end where the
@@ -178,6 +232,8 @@
 #' sassy_kits()
 #' kit <- sassy_kit("RBK001")
 #' kit
+#' # Kit 14, by dorado's name in any case
+#' sassy_kit("sqk-nbd114-96")
 #'
 #' # your own barcodes, with the sequences around them
 #' set <- sassy_barcodes(
@@ -190,9 +246,10 @@
 #'   r2 = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
 #' )
 #' sassy_assign(reads, set)
-sassy_kits <- function() {
-  tab <- kit_table()
-  kits <- unique(tab$kit)
+sassy_kits <- function(from = NULL) {
+  from <- check_kit_from(from, rlang::current_env())
+  tab <- kit_choice(kit_table(), from)
+  kits <- sort(unique(tab$kit))
   rows <- lapply(kits, function(k) {
     r <- tab[tab$kit == k, , drop = FALSE]
     data.frame(
@@ -201,23 +258,38 @@ sassy_kits <- function() {
       ends = paste(unique(r$ends), collapse = ", "),
       flank5_length = max(nchar(r$flank5)),
       flank3_length = max(nchar(r$flank3)),
+      dorado_arrangement = r$dorado_arrangement[[1L]],
       qcat_kit = r$qcat_kit[[1L]],
+      origin = r$origin[[1L]],
       source = paste(unique(r$source), collapse = "; "),
       stringsAsFactors = FALSE
     )
   })
-  do.call(rbind, rows)
+  out <- do.call(rbind, rows)
+  rownames(out) <- NULL
+  out
+}
+
+check_kit_from <- function(from, call) {
+  if (is.null(from)) {
+    return(NULL)
+  }
+  if (!is.character(from) || length(from) != 1L || is.na(from) || !from %in% c("dorado", "qcat")) {
+    abort_scalar("from", "`NULL`, \"dorado\" or \"qcat\"", from, call)
+  }
+  from
 }
 
 #' @rdname sassy_kits
 #' @export
-sassy_kit <- function(name, error_rate = 0.27, flank_length = 16L) {
+sassy_kit <- function(name, error_rate = 0.27, flank_length = 16L, from = NULL) {
   call <- rlang::current_env()
   if (!is.character(name) || length(name) == 0L || anyNA(name) || any(name == "")) {
     abort_scalar("name", "one or more kit names, as `sassy_kits()$kit` lists them", name, call)
   }
-  tab <- kit_table()
-  kits <- unique(tab$kit)
+  from <- check_kit_from(from, call)
+  tab <- kit_choice(kit_table(), from)
+  kits <- sort(unique(tab$kit))
   found <- vapply(name, function(n) match_kit(n, kits), "")
   bad <- is.na(found)
   if (any(bad)) {
@@ -226,14 +298,11 @@ sassy_kit <- function(name, error_rate = 0.27, flank_length = 16L) {
     ducksassy_abort(
       c(
         paste0("`name` must be a kit of `sassy_kits()`; there is no kit ", format_value(n), "."),
-        if (length(close)) c(i = paste0("Did you mean ", or_list(paste0("\"", close, "\"")), "?")),
-        if (grepl("NBD114.?96", toupper(n))) {
-          c(i = "SQK-NBD114-96's barcodes 25-96 are not included; its barcodes 1-24 are `sassy_kit(c(\"EXP-NBD104\", \"EXP-NBD114\"))`.")
-        },
-        i = "`sassy_barcodes()` makes a set of other barcodes."
+        if (length(close)) c(i = paste0("The closest names: ", paste0("\"", close, "\"", collapse = ", "), ".")),
+        i = "`sassy_barcodes()` makes a set of other barcodes; `sassy_barcodes_dorado()` reads dorado's custom arrangements."
       ),
       class = c("ducksassy_kit_error", "ducksassy_input_error"),
-      arg = "name", value = n, call = call
+      arg = "name", value = n, closest = close, call = call
     )
   }
   found <- unique(found)
@@ -242,15 +311,18 @@ sassy_kit <- function(name, error_rate = 0.27, flank_length = 16L) {
   if (!is.numeric(flank_length) || length(flank_length) != 1L || is.na(flank_length) || flank_length < 0) {
     abort_scalar("flank_length", "a single number >= 0 (`Inf` for the whole flanks)", flank_length, call)
   }
-  # the letters of each flank next to the barcode
-  keep <- function(x, from_end) {
-    n <- nchar(x)
-    if (from_end) substring(x, pmax(1, n - pmin(n, flank_length) + 1)) else substr(x, 1L, pmin(n, flank_length))
-  }
   new_barcodes(
-    rows$barcode, rows$sequence, keep(rows$flank5, TRUE), keep(rows$flank3, FALSE), rows$ends,
+    rows$barcode, rows$sequence, keep_flanks(rows$flank5, flank_length, TRUE),
+    keep_flanks(rows$flank3, flank_length, FALSE), rows$ends,
     check_error_rate(error_rate, call), kit = found
   )
+}
+
+# The letters of each flank next to the barcode: the last `n` of flank5
+# (`from_end`), the first `n` of flank3.
+keep_flanks <- function(x, n, from_end) {
+  len <- nchar(x)
+  if (from_end) substring(x, pmax(1, len - pmin(len, n) + 1)) else substr(x, 1L, pmin(len, n))
 }
 
 #' @rdname sassy_kits
@@ -363,26 +435,139 @@ check_error_rate <- function(error_rate, call) {
   as.double(error_rate)
 }
 
-# The kits' table, read once per session.
+# The kits' table, read once per session: one row per barcode (per end
+# where the flanks differ) per kit and source: qcat's rows
+# (inst/extdata/kits.tsv) and dorado's (dorado_kit_rows() of
+# inst/extdata/dorado-kits.tsv and dorado-barcodes.tsv), with `origin`
+# "qcat" or "dorado".
 kit_cache <- new.env(parent = emptyenv())
 kit_table <- function() {
   if (is.null(kit_cache$table)) {
-    path <- system.file("extdata", "kits.tsv", package = "ducksassy")
-    lines <- strsplit(readLines(path), "\t", fixed = TRUE)
-    cols <- lines[[1L]]
-    body <- do.call(rbind, lines[-1L])
-    tab <- as.data.frame(body, stringsAsFactors = FALSE)
-    names(tab) <- cols
-    kit_cache$table <- tab
+    q <- read_extdata_tsv("kits.tsv")
+    q$dorado_arrangement <- NA_character_
+    q$origin <- "qcat"
+    d <- dorado_table()
+    rows <- lapply(seq_len(nrow(d$kits)), function(i) dorado_kit_rows(d$kits[i, , drop = FALSE], d$barcodes))
+    d <- do.call(rbind, rows)
+    d$qcat_kit <- NA_character_
+    d <- d[names(q)]
+    # qcat's name of a kit that both define
+    d$qcat_kit <- q$qcat_kit[match(d$kit, q$kit)]
+    kit_cache$table <- rbind(d, q)
   }
   kit_cache$table
+}
+
+# A tab-separated file of inst/extdata, as character columns.
+read_extdata_tsv <- function(file) {
+  path <- system.file("extdata", file, package = "ducksassy")
+  lines <- strsplit(readLines(path), "\t", fixed = TRUE)
+  cols <- lines[[1L]]
+  # a last empty field (an empty barcodes2) is dropped by strsplit()
+  body <- lapply(lines[-1L], function(l) c(l, rep("", length(cols) - length(l))))
+  tab <- as.data.frame(do.call(rbind, body), stringsAsFactors = FALSE)
+  names(tab) <- cols
+  tab
+}
+
+# dorado's kits (one row each) and barcodes (tools/kits-from-dorado.R).
+dorado_table <- function() {
+  kits <- read_extdata_tsv("dorado-kits.tsv")
+  for (col in c("double_ends", "ends_different", "rear_only_barcodes", "rna_barcodes")) {
+    kits[[col]] <- as.logical(kits[[col]])
+  }
+  list(kits = kits, barcodes = read_extdata_tsv("dorado-barcodes.tsv"))
+}
+
+#' The rows of a barcode set for one dorado arrangement (a KitInfo)
+#'
+#' @param k A one-row data frame (or list) of dorado-kits.tsv's columns:
+#'   `kit`, `arrangement`, `double_ends`, `ends_different`,
+#'   `rear_only_barcodes`, the four flanks, `barcodes`, `barcodes2` (names
+#'   joined by ","; `barcodes2` empty: the front's), `source`.
+#' @param barcodes A data frame of `barcode` (name) and `sequence`.
+#' @return The kit table's rows: `kit`, `barcode` (the sample name dorado
+#'   gives it: `barcode` and the digits that end its name), `sequence`,
+#'   `flank5`, `flank3`, `ends`, `dorado_arrangement`, `origin`, `source`.
+#'   A single-ended kit: `ends = "front"`; with `rear_only_barcodes`, the
+#'   construct reads forward at the read's 3' end, so its row is `"rear"`,
+#'   written reverse complemented (the strand where a rear row reads
+#'   forward). A double-ended kit: `"both"` where its ends are the same
+#'   (`ends_different` false), or its rear barcodes are the front's and its
+#'   rear flanks the front's read with fewer letters (native kits'
+#'   `CAGCACC` for `CAGCACCT`: the longer flanks kept); else a `"front"`
+#'   row (the top flanks, the front barcodes) and a `"rear"` row (the
+#'   bottom flanks, the rear barcodes) per barcode, under one name.
+#' @noRd
+dorado_kit_rows <- function(k, barcodes) {
+  split <- function(x) if (is.na(x) || !nzchar(x)) character() else strsplit(x, ",", fixed = TRUE)[[1L]]
+  b1 <- split(k$barcodes)
+  b2 <- split(k$barcodes2)
+  if (!length(b2)) b2 <- b1
+  seq_of <- function(b) unname(barcodes$sequence[match(b, barcodes$barcode)])
+  name <- dorado_barcode_name(b1)
+  mk <- function(seq, f5, f3, ends) {
+    data.frame(
+      kit = k$kit, barcode = name, sequence = seq, flank5 = f5, flank3 = f3, ends = ends,
+      dorado_arrangement = k$arrangement, origin = "dorado", source = k$source,
+      stringsAsFactors = FALSE
+    )
+  }
+  tf <- k$top_front_flank
+  tr <- k$top_rear_flank
+  if (!isTRUE(k$double_ends)) {
+    if (isTRUE(k$rear_only_barcodes)) {
+      return(mk(revcomp_dna(seq_of(b1)), revcomp_dna(tr), revcomp_dna(tf), "rear"))
+    }
+    return(mk(seq_of(b1), tf, tr, "front"))
+  }
+  if (!isTRUE(k$ends_different)) {
+    return(mk(seq_of(b1), tf, tr, "both"))
+  }
+  bf <- k$bottom_front_flank
+  br <- k$bottom_rear_flank
+  same5 <- endsWith(tf, bf) || endsWith(bf, tf)
+  same3 <- startsWith(tr, br) || startsWith(br, tr)
+  if (identical(b1, b2) && same5 && same3) {
+    longer <- function(a, b) if (nchar(a) >= nchar(b)) a else b
+    return(mk(seq_of(b1), longer(tf, bf), longer(tr, br), "both"))
+  }
+  rbind(mk(seq_of(b1), tf, tr, "front"), mk(seq_of(b2), bf, br, "rear"))
+}
+
+# The sample name dorado gives a barcode: "barcode" and the digits that end
+# its name (BC01, NB01, RB01: barcode01; RLB12A: barcode12; AA01F_01:
+# barcode01), dorado's normalize_barcode_name().
+dorado_barcode_name <- function(x) {
+  digits <- regmatches(x, regexpr("[0-9]+(?=[^0-9]*$)", x, perl = TRUE))
+  out <- rep(NA_character_, length(x))
+  out[grepl("[0-9]", x)] <- paste0("barcode", digits)
+  out[is.na(out)] <- x[is.na(out)]
+  out
+}
+
+revcomp_dna <- function(x) {
+  chartr(
+    "ACGTUMRWSYKVHDBNacgtumrwsykvhdbn", "TGCAAKYWSRMBDHVNtgcaakywsrmbdhvn",
+    vapply(strsplit(x, ""), function(l) paste(rev(l), collapse = ""), "")
+  )
+}
+
+# The kits of the table, one definition each: dorado's where dorado defines
+# the kit, else qcat's (`from`: only that source's).
+kit_choice <- function(tab, from = NULL) {
+  if (!is.null(from)) {
+    return(tab[tab$origin == from, , drop = FALSE])
+  }
+  dorado <- unique(tab$kit[tab$origin == "dorado"])
+  tab[tab$origin == "dorado" | !tab$kit %in% dorado, , drop = FALSE]
 }
 
 # A kit name as users write it: with or without the prefix (SQK-, EXP-,
 # VSK-), in any case, `_` for `-`.
 match_kit <- function(n, kits) {
   key <- function(x) gsub("_", "-", toupper(x))
-  bare <- sub("^[A-Z]{3}-", "", key(kits))
+  bare <- sub("^[A-Z]{3,5}-", "", key(kits))
   i <- match(key(n), key(kits))
   if (is.na(i)) {
     i <- match(key(n), bare)
@@ -390,18 +575,16 @@ match_kit <- function(n, kits) {
   if (is.na(i)) NA_character_ else kits[[i]]
 }
 
-# The kits whose names are closest to a wrong one.
+# The kits whose names are closest to a wrong one (utils::adist, with or
+# without the prefix): the three closest.
 close_kits <- function(n, kits) {
-  if (nchar(n, type = "bytes") > 40L) {
+  if (nchar(n, type = "bytes") > 60L) {
     return(character())
   }
-  bare <- sub("^[A-Z]{3}-", "", toupper(kits))
-  d <- pmin(
-    vapply(toupper(kits), edit_distance, 0, toupper(n)),
-    vapply(bare, edit_distance, 0, toupper(n))
-  )
-  near <- which(d <= 2)
-  kits[near[order(d[near])]][seq_len(min(3L, length(near)))]
+  key <- function(x) gsub("_", "-", toupper(x))
+  bare <- sub("^[A-Z]{3,5}-", "", key(kits))
+  d <- pmin(utils::adist(key(n), key(kits))[1L, ], utils::adist(key(n), bare)[1L, ])
+  kits[order(d, kits)][seq_len(min(3L, length(kits)))]
 }
 
 #' The default k of a set (see ?sassy_kits, *The default k*)
@@ -492,10 +675,24 @@ barcode_edits <- function(cigar, first, len, from = 0L) {
   out
 }
 
+#' The price of a barcode's letters explained as letters of no barcode of
+#' the set (?sassy_kits, *No barcode without evidence*):
+#' `ceiling(max(1/3, error_rate) * n) + 1` edits for a barcode of `n`
+#' letters (9 of 24), of each row of a set with flanks; `NULL` otherwise
+#' @noRd
+barcode_price <- function(set) {
+  if (!needs_barcode_cost(set)) {
+    return(NULL)
+  }
+  rate <- attr(set, "error_rate") %||% 0.27
+  as.integer(ceiling(max(1 / 3, rate) * nchar(set$barcode) - 1e-9) + 1L)
+}
+
 #' The most edits on its barcode's letters a hit may have to name the
 #' barcode (the barcode cap, see ?sassy_kits): `ceiling(max(0.45,
-#' error_rate) * n)` for a barcode of `n` letters, of each row of a set
-#' with flanks; `NULL` otherwise
+#' error_rate) * n)` for a barcode of `n` letters (11 of 24), of each row of
+#' a set with flanks; `NULL` otherwise. A backstop: the explanations of
+#' no_barcode_between() (ends-assign.R) decide first.
 #' @noRd
 barcode_caps <- function(set) {
   if (!needs_barcode_cost(set)) {

@@ -10,10 +10,17 @@
 # - dual: a front and a rear barcode (EXP-NBD104's barcodes 1-4 at the
 #   front, 5-7 at the rear, the kit's flanks), the sample named by the pair:
 #   12 samples, a sample sheet;
-# - rapid: front only, sassy_kit("SQK-RBK004")'s 12 barcodes and flanks.
+# - rapid: front only, sassy_kit("SQK-RBK004")'s 12 barcodes and flanks;
+# - kit14_native: Kit 14 native barcoding as dorado arranges it (issue 46),
+#   12 of sassy_kit("SQK-NBD114-96")'s barcodes at both ends, the set
+#   searched all 96;
+# - kit14_rapid: Kit 14 rapid barcoding, front only, 12 of
+#   sassy_kit("SQK-RBK114-96")'s barcodes, the set all 96.
 # with about 6% substitutions, insertions and deletions and homopolymer
 # length errors, half of the reads reverse complemented, truncated ends,
-# about 10% reads without a barcode and 5% chimeras.
+# --none of the reads without a barcode (default 10%), --flank_only of all
+# reads (default 2%, of those) with the adapter and flanks but no barcode
+# between them, and 5% chimeras.
 #
 # Methods, on each run:
 # - ours_assign: sassy_assign_fastx(run, set, ends = --ends, policy = ,
@@ -50,7 +57,8 @@
 # (their start-up, subtracted in the "net" ratios).
 #
 #   Rscript benchmarks/kits_sim.R [--reads=2000] [--seed=38] [--error=0.06]
-#     [--homopolymer=0.1] [--ends=250] [--designs=native,dual,rapid]
+#     [--homopolymer=0.1] [--ends=250] [--none=0.1] [--flank_only=0.02]
+#     [--designs=native,dual,rapid,kit14_native,kit14_rapid]
 #     [--reps=6] [--copies=20] [--speed_reads=0] [--overhang=0.5] [--speed=true]
 #     [--cutadapt=true] [--qcat=true] [--install=true]
 #   smoke run (well under a minute): --reads=60 --reps=1 --copies=2 --speed_reads=30
@@ -64,7 +72,8 @@ source("benchmarks/common.R")
 source("benchmarks/simulate_reads.R")
 args <- bench_args(list(
   reads = 2000L, seed = 38L, error = 0.06, homopolymer = 0.10, ends = 250L,
-  designs = c("native", "dual", "rapid"), reps = 6L, copies = 20L, speed_reads = 0L,
+  none = 0.10, flank_only = 0.02,
+  designs = c("native", "dual", "rapid", "kit14_native", "kit14_rapid"), reps = 6L, copies = 20L, speed_reads = 0L,
   overhang = 0.5, speed = TRUE, cutadapt = TRUE, qcat = TRUE, install = TRUE
 ))
 load_before <- load_average()
@@ -229,7 +238,15 @@ designs <- list(
     policy = "samples", use_sheet = TRUE, qcat_kit = NA_character_,
     what = "dual: EXP-NBD104's barcodes 1-4 at the front, 5-7 at the rear, 12 samples named by the pair"),
   rapid = list(kit_rows = whole("SQK-RBK004"), set = rapid_kit, policy = "either", use_sheet = FALSE,
-    qcat_kit = "RBK004", what = "front only: SQK-RBK004's barcodes 1-12")
+    qcat_kit = "RBK004", what = "front only: SQK-RBK004's barcodes 1-12"),
+  # Kit 14, as dorado 1.4 arranges it (issue 46): the reads of 12 barcodes
+  # (the simulator's samples), the set of all 96
+  kit14_native = list(kit_rows = whole("SQK-NBD114-96"), set = sassy_kit("SQK-NBD114-96"), policy = "either",
+    use_sheet = FALSE, qcat_kit = NA_character_, sim = "native",
+    what = "Kit 14 native: SQK-NBD114-96 (dorado 1.4), reads of its barcodes 1-12 at both ends, the set all 96"),
+  kit14_rapid = list(kit_rows = whole("SQK-RBK114-96"), set = sassy_kit("SQK-RBK114-96"), policy = "either",
+    use_sheet = FALSE, qcat_kit = NA_character_, sim = "rapid",
+    what = "Kit 14 rapid, front only: SQK-RBK114-96 (dorado 1.4), reads of its barcodes 1-12, the set all 96")
 )
 designs <- designs[intersect(args$designs, names(designs))]
 work <- bench_cache("kits-sim")
@@ -238,11 +255,13 @@ dir.create(work, recursive = TRUE, showWarnings = FALSE)
 runs <- list()
 for (dn in names(designs)) {
   d <- designs[[dn]]
-  sd <- sim_design(d$kit_rows, dn)
+  sd <- sim_design(d$kit_rows, d$sim %||% dn)
   bad <- sim_self_check(sd)
   if (bad > 0L) stop("the simulator's check failed for ", dn, " (", bad, " reads)")
-  t <- timed(function() simulate_run(sd, args$reads, seed = args$seed + match(dn, c("native", "dual", "rapid")),
-    insert_source = inserts, error = args$error, homopolymer = args$homopolymer))
+  # --flank_only of all reads: that share of the reads without barcode
+  t <- timed(function() simulate_run(sd, args$reads, seed = args$seed + match(dn, c("native", "dual", "rapid", "kit14_native", "kit14_rapid")),
+    insert_source = inserts, error = args$error, homopolymer = args$homopolymer,
+    p_none = args$none, p_flank_only = min(1, args$flank_only / args$none)))
   run <- t$value
   path <- file.path(work, sprintf("%s-%d-%d.fastq", dn, args$reads, args$seed))
   write_sim_fastq(run, path)
@@ -250,6 +269,10 @@ for (dn in names(designs)) {
   hdr <- readLines(path)
   truth <- sim_truth_from_headers(hdr[seq_along(hdr) %% 4L == 1L])
   stopifnot(identical(truth$truth, run$reads$truth))
+  # full reads: neither end cut into, the rear construct there (the
+  # issue's "full reads")
+  truth$full <- run$reads$kind == "barcoded" & run$reads$trunc_front == 0L &
+    (run$reads$rear_end %in% "full" | (sd$design == "rapid" & run$reads$rear_end %in% "none"))
   runs[[dn]] <- list(design = sd, path = path, truth = truth, reads = run$reads, params = run$params,
     seconds = t$elapsed)
   message(sprintf("%s: %d reads simulated in %.1f s (%s)", dn, nrow(run$reads), t$elapsed, path))
@@ -329,6 +352,7 @@ score <- function(x) {
     correct = sum(bc & x$call == x$truth), wrong = sum(bc & named & x$call != x$truth),
     unassigned = sum(bc & x$call == "unassigned"), ambiguous = sum(bc & x$call == "ambiguous"),
     chimeric_called = sum(bc & x$call == "chimeric"),
+    full = sum(bc & x$full), full_correct = sum(bc & x$full & x$call == x$truth),
     no_barcode = sum(x$kind == "none"), no_barcode_assigned = sum(x$kind == "none" & named),
     no_barcode_flanks_assigned = sum(x$kind == "none" & x$flanks %in% "yes" & named),
     chimeras = sum(ch), chimeras_found = sum(ch & x$call == "chimeric"),
@@ -345,10 +369,16 @@ acc <- merge(acc, meta, by = c("design", "method"), all = TRUE, sort = FALSE)
 acc$correct_pct <- round(100 * acc$correct / acc$barcoded, 2)
 acc$wrong_pct <- round(100 * acc$wrong / acc$barcoded, 2)
 acc$wrong_pct_of_assigned <- round(100 * acc$wrong / (acc$correct + acc$wrong), 2)
+# the issue's numbers (issue 46): wrong of all reads (a barcoded read named
+# another sample, a read without barcode named one; chimeras apart), and
+# correct of the full reads
+acc$wrong_of_all_pct <- round(100 * (acc$wrong + acc$no_barcode_assigned) / acc$reads, 3)
+acc$full_correct_pct <- round(100 * acc$full_correct / acc$full, 2)
 acc <- acc[order(match(acc$design, names(designs)),
   match(acc$method, c("ours_assign", "ours_overhang", "ours_demux", "cutadapt", "cutadapt_O3", "qcat"))), ]
 print(acc[c("design", "method", "api", "barcoded", "correct_pct", "wrong", "no_barcode_assigned",
-  "chimeras", "chimeras_found", "seconds")], row.names = FALSE)
+  "no_barcode_flanks_assigned", "wrong_of_all_pct", "full_correct_pct", "chimeras", "chimeras_found", "seconds")],
+  row.names = FALSE)
 
 truth_label <- ifelse(calls$kind == "none", "no barcode", ifelse(calls$kind == "chimera", "chimera", calls$truth))
 conf <- as.data.frame(table(design = calls$design, method = calls$method, truth = truth_label, call = calls$call),

@@ -486,7 +486,7 @@ test_that("the file and table assign verbs take BPPARAM where the count verbs do
       names(formals(paste0("sassy_assign_", fam))),
       # (the both-ends mode's arguments, issue 38, after `margin`; the
       # files' mates)
-      c(setdiff(count, c("sparse", "...")), "margin", "policy", "samples", "chimeras",
+      c(setdiff(count, c("sparse", "...")), "margin", "policy", "samples", "chimeras", "names",
         if (fam == "fastx") "mates", "..."),
       label = fam
     )

@@ -90,8 +90,9 @@ fn report_spec(report: &Robj) -> Result<Option<DemuxReport>, FastxError> {
 /// pattern), `sheet_front`, `sheet_rear` (`NA`: any), `sheet_sample`
 /// (0-based), `output_of_sample`, `output_of_reason` (0-based outputs),
 /// `flank_plans` (a list of plans), `chimeras`, `chimera_k`, `split`, `barcode_names`,
-/// `sample_names` and `barcode_cap` (of each pattern, or empty: no cap; the
-/// plan has the barcodes' letters); or none for `NULL`. R builds it: anything else is an
+/// `sample_names`, `barcode_cap` (of each pattern, or empty: no cap; the
+/// plan has the barcodes' letters), `spacer_plan` (an assign plan, or `NULL`) and
+/// `barcode_price` (of each pattern, with a spacer plan); or none for `NULL`. R builds it: anything else is an
 /// internal error.
 fn ends_spec(ends: &Robj) -> Result<Option<EndsSpec>, FastxError> {
     if ends.is_null() {
@@ -130,6 +131,9 @@ fn ends_spec(ends: &Robj) -> Result<Option<EndsSpec>, FastxError> {
     let chimera_k = some("chimera_k")?.first().copied().ok_or_else(|| bad("chimera_k"))? as usize;
     let split = get("split")?.as_bool().ok_or_else(|| bad("split"))?;
     let barcode_caps = some("barcode_cap")?;
+    // the flanks with nothing between them: an assign plan, or NULL
+    let spacer = get("spacer_plan")?;
+    let spacer_plan = if spacer.is_null() { None } else { Some(crate::plan::search_plan(&spacer)?) };
     Ok(Some(EndsSpec {
         end_length,
         rule,
@@ -140,6 +144,8 @@ fn ends_spec(ends: &Robj) -> Result<Option<EndsSpec>, FastxError> {
         chimera_k,
         split,
         barcode_caps,
+        spacer_plan,
+        barcode_price: some("barcode_price")?,
         barcode_names: strings("barcode_names")?,
         sample_names: strings("sample_names")?,
     }))

@@ -96,6 +96,8 @@ fn each_read_with_flank_plans(flank_mode: Mode) {
         chimera_k: 2,
         split: false,
         barcode_caps: Vec::new(),
+        spacer_plan: None,
+        barcode_price: Vec::new(),
         barcode_names: vec!["b0".into(), "b1".into()],
         sample_names: vec!["s0".into(), "s1".into()],
     };

@@ -61,6 +61,16 @@ pub struct EndsSpec {
     /// a hit may have to name its barcode (the cap), of each pattern;
     /// empty: no cap.
     pub barcode_caps: Vec<u32>,
+    /// The set's flanks with nothing between them (an adapter without
+    /// barcode) and around a slot of N (a barcode the set lacks): an
+    /// assign plan whose best hit in an end, where its cost plus the price
+    /// of the barcode's letters as letters of no barcode (`barcode_price`
+    /// of the hit's pattern) is at most the end's barcode hit plus the
+    /// margin, takes the end's barcode away (R's no_barcode_between());
+    /// `None`: no such check.
+    pub spacer_plan: Option<SearchPlan>,
+    /// That price, of each pattern (with `spacer_plan`).
+    pub barcode_price: Vec<u32>,
     /// For the report: the name of each barcode and of each sample.
     pub barcode_names: Vec<String>,
     pub sample_names: Vec<String>,
@@ -163,6 +173,8 @@ pub struct EndsSearch<'s> {
     start: SearchPlan,
     whole: SearchPlan,
     flanks: Vec<SearchPlan>,
+    /// The spacer plan of each end (front, rear).
+    spacers: Option<(SearchPlan, SearchPlan)>,
     margin: i32,
 }
 
@@ -177,6 +189,9 @@ impl<'s> EndsSearch<'s> {
         }
         if spec.output_of_sample.len() < spec.rule.n_samples {
             return Err(CoreError::Internal("both ends: an output per sample needed".into()));
+        }
+        if spec.spacer_plan.is_some() && spec.barcode_price.len() != plan.patterns.len() {
+            return Err(CoreError::Internal("both ends: a barcode price per pattern needed".into()));
         }
         if !spec.barcode_caps.is_empty() && (plan.barcode_spans.len() != plan.patterns.len() || spec.barcode_caps.len() != plan.patterns.len()) {
             return Err(CoreError::Internal("both ends: a barcode span and cap per pattern needed".into()));
@@ -194,6 +209,7 @@ impl<'s> EndsSearch<'s> {
             // overhang (a middle is no read's end)
             whole: SearchPlan { mode: Mode::Hits, cigar: true, max_hits: None, overhang: None, edges: None, k: spec.chimera_k.min(plan.k), ..with_ends(plan, None) },
             flanks: spec.flank_plans.iter().map(|p| with_ends(p, Some((l, l)))).collect(),
+            spacers: spec.spacer_plan.as_ref().map(|p| (with_ends(p, Some((l, 0))), with_ends(p, Some((0, l))))),
             margin,
         })
     }
@@ -282,7 +298,34 @@ impl<'s> EndsSearch<'s> {
                 bests(search(&self.start, t, b, p, origin, ctl, poll)?, t.len())?,
             ),
         };
-        let status: Vec<[(EndStatus, bool); 2]> = front.iter().zip(&rear).map(|(f, r)| [self.status(f), self.status(r)]).collect();
+        let mut status: Vec<[(EndStatus, bool); 2]> = front.iter().zip(&rear).map(|(f, r)| [self.status(f), self.status(r)]).collect();
+        // the flanks with nothing (or a slot) between them, in the ends that
+        // name a barcode
+        if let Some((sf, sr)) = &self.spacers {
+            let ends = [(&front, sf, texts, batch, path, 0usize), (&rear, sr, texts, batch, path, 1usize)];
+            for (bests_of, plan, t, bt, p, side) in ends {
+                // with mates, the rear end is the start of the mate
+                let (plan, t, bt, p) = match (side, mates) {
+                    (1, Some((mt, mb, mp))) => (sf, mt, mb, mp),
+                    _ => (plan, t, bt, p),
+                };
+                let called: Vec<usize> = (0..t.len()).filter(|&i| matches!(status[i][side].0, EndStatus::Assigned(_) | EndStatus::Ambiguous) && bests_of[i].hit.is_some()).collect();
+                if called.is_empty() {
+                    continue;
+                }
+                let sub: Vec<Option<&[u8]>> = called.iter().map(|&i| t[i]).collect();
+                let sub_origin = |j: usize| origin(called[j]);
+                let spacer = bests(search(plan, &sub, bt, p, &sub_origin, ctl, poll)?, sub.len())?;
+                for (j, &i) in called.iter().enumerate() {
+                    let price = |p: u32| self.spec.barcode_price.get(p as usize).map(|&u| u as i32);
+                    if let (Some(s), Some(h)) = (spacer[j].hit, bests_of[i].hit) {
+                        if price(h.pattern).is_some_and(|u| s.cost + u <= h.cost + self.margin) {
+                            status[i][side] = (EndStatus::Unassigned, true);
+                        }
+                    }
+                }
+            }
+        }
         let mut calls: Vec<EndsCall> = status.iter().map(|[f, r]| self.spec.rule.combine(f.0, r.0)).collect();
         // an end whose barcode the cap took away had its flanks
         let mut flank: Vec<bool> = status.iter().map(|[f, r]| f.1 || r.1).collect();
