@@ -346,6 +346,8 @@ assign_fastx <- function(paths, patterns, k, args, BPPARAM, margin,
   if (!is.null(mates)) {
     mates <- check_assign_mates(mates, paths, mode, call)
   }
+  # (issue 51) a kit's set on reads of another kit
+  check_kit_fit(paths, sp$set, args$threads, call)
   if (is.null(mode)) {
     return(assign_fastx_one(paths, sp, args, BPPARAM, margin, call))
   }

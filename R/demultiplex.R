@@ -347,6 +347,8 @@ demultiplex_fastx <- function(paths, patterns, output, k, margin, trim, mates,
   if (length(outs$stale) > 0L && !overwrite) {
     abort_stale_outputs(outs$stale, output, call)
   }
+  # (issue 51) a kit's set on reads of another kit
+  check_kit_fit(paths, sp$set, args$threads, call)
   created <- create_output_folders(c(outs$path, outs$mate_path, report))
   done <- FALSE
   on.exit(if (!done) remove_empty_folders(created), add = TRUE)
@@ -356,17 +358,20 @@ demultiplex_fastx <- function(paths, patterns, output, k, margin, trim, mates,
   on.exit(progress_done(progress), add = TRUE)
   res <- ds_fastx_demultiplex(
     path.expand(paths),
-    if (!is.null(mates)) path.expand(mates),
-    path.expand(outs$path),
-    if (!is.null(mates)) path.expand(outs$mate_path),
-    outs$sample - 1L, outs$unassigned - 1L, outs$ambiguous - 1L, trim, level,
     as_plan(plan, "assign"),
     new_read_options(size),
     progress_callback(progress),
-    if (!is.null(report)) {
-      list(path.expand(report), outs$name, fastx_pattern_columns(plan$patterns, character()))
-    },
-    ends_spec
+    new_demux_spec(
+      mates = if (!is.null(mates)) path.expand(mates),
+      outputs = path.expand(outs$path),
+      mate_outputs = if (!is.null(mates)) path.expand(outs$mate_path),
+      sample = outs$sample - 1L, unassigned = outs$unassigned - 1L,
+      ambiguous = outs$ambiguous - 1L, trim = trim, gzip_level = level,
+      report = if (!is.null(report)) {
+        list(path.expand(report), outs$name, fastx_pattern_columns(plan$patterns, character()))
+      },
+      ends = ends_spec
+    )
   )
   if (isTRUE(attr(res, "sigterm"))) {
     # a SIGTERM stopped the run as Ctrl-C does: it ends the process again,

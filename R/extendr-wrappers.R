@@ -56,12 +56,12 @@ ds_fastx_search <- function(paths, plan, read, progress) {
   .Call(wrap__ds_fastx_search, paths, plan, read, progress)
 }
 
-ds_fastx_filter <- function(path, output, invert, gzip, plan, read, progress) {
-  .Call(wrap__ds_fastx_filter, path, output, invert, gzip, plan, read, progress)
+ds_fastx_filter <- function(path, plan, read, progress, filter) {
+  .Call(wrap__ds_fastx_filter, path, plan, read, progress, filter)
 }
 
-ds_fastx_demultiplex <- function(paths, mates, outputs, mate_outputs, sample, unassigned, ambiguous, trim, gzip_level, plan, read, progress, report, ends) {
-  .Call(wrap__ds_fastx_demultiplex, paths, mates, outputs, mate_outputs, sample, unassigned, ambiguous, trim, gzip_level, plan, read, progress, report, ends)
+ds_fastx_demultiplex <- function(paths, plan, read, progress, demux) {
+  .Call(wrap__ds_fastx_demultiplex, paths, plan, read, progress, demux)
 }
 
 ds_fastx_read <- function(path, n_max, batch_bytes, batch_records) {

@@ -38,13 +38,14 @@ filter_fastx <- function(path, output, patterns, k, invert, alphabet, rc,
   on.exit(progress_done(progress), add = TRUE)
   res <- ds_fastx_filter(
     path.expand(path),
-    path.expand(output),
-    invert,
-    # the gzip level, 0 for a plain output
-    if (grepl("\\.(gz|gzip)$", output, ignore.case = TRUE)) level else 0L,
     as_plan(plan, "contains"),
     new_read_options(size),
-    progress_callback(progress)
+    progress_callback(progress),
+    new_filter_spec(
+      output = path.expand(output), invert = invert,
+      # the gzip level, 0 for a plain output
+      gzip = if (grepl("\\.(gz|gzip)$", output, ignore.case = TRUE)) level else 0L
+    )
   )
   res <- fastx_result(res, "path", path, output = output, call = call)
   if (!is.double(res) || length(res) != 2L) {

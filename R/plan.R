@@ -128,6 +128,42 @@ as_plan <- function(args, mode = "hits", max_hits = NULL) {
   )
 }
 
+#' Where a demultiplexing writes: the one list ds_fastx_demultiplex() reads
+#' (by name, src/rust/src/demux.rs `demux_spec()`)
+#'
+#' Every value is checked by demultiplex_fastx() before; here they are only
+#' named and typed, so the binding takes one list instead of ten arguments.
+#' @param mates The mates' files (`NULL`: single reads).
+#' @param outputs,mate_outputs The output files (`mate_outputs`: `NULL`
+#'   without mates).
+#' @param sample The 0-based output of each pattern.
+#' @param unassigned,ambiguous The 0-based outputs of those records.
+#' @param trim Cut the barcodes (and what is outside them) off.
+#' @param gzip_level 1 to 9, for the outputs named `.gz`.
+#' @param report `NULL`, or `list(path, output_names, pattern_names)`.
+#' @param ends `NULL`, or the both-ends mode (demux_ends_outputs()`$spec`).
+#' @noRd
+new_demux_spec <- function(mates, outputs, mate_outputs, sample, unassigned,
+                           ambiguous, trim, gzip_level, report, ends) {
+  list(
+    mates = mates, outputs = outputs, mate_outputs = mate_outputs,
+    sample = as.integer(sample), unassigned = as.integer(unassigned),
+    ambiguous = as.integer(ambiguous), trim = isTRUE(trim),
+    gzip_level = as.integer(gzip_level), report = report, ends = ends
+  )
+}
+
+#' Where a filter writes: the one list ds_fastx_filter() reads (by name,
+#' src/rust/src/fastx.rs)
+#'
+#' @param output The output file.
+#' @param invert Write the records without a hit instead.
+#' @param gzip The gzip level (1 to 9), 0 for a plain output.
+#' @noRd
+new_filter_spec <- function(output, invert, gzip) {
+  list(output = output, invert = isTRUE(invert), gzip = as.integer(gzip))
+}
+
 #' How the file searches read their files
 #'
 #' @param size Batch sizes (`fastx_batch_size()`: `bytes`, `records`; `NA`

@@ -13,7 +13,8 @@
 # the reports read only those. `--single_lib` is passed to overhead.R (the
 # dispatched build against a single-backend one, issue 14).
 #
-# `kits` also runs benchmarks/kits_sim.R (simulated runs, speed per read).
+# `kits` also runs benchmarks/kits_sim.R (simulated runs, speed per read)
+# and benchmarks/detect_kit.R (the kit named from the reads).
 # Takes about 20-30 minutes on a 2-core machine. Set DUCKSASSY_BENCH_LIB to
 # benchmark a library other than the default one.
 
@@ -94,6 +95,10 @@ if (is.null(opt("render_only"))) {
     # the simulated runs and the speed per read that kits.Rmd also shows
     if (name == "kits" && file.exists("benchmarks/kits_sim.R")) {
       run("benchmarks/kits_sim.R", if (quick) quick_args$kits_sim)
+    }
+    # the kit named from the reads (issue 51), also in kits.Rmd
+    if (name == "kits" && file.exists("benchmarks/detect_kit.R")) {
+      run("benchmarks/detect_kit.R", if (quick) c("--reads=500", "--reps=2"))
     }
   }
 }

@@ -68,6 +68,15 @@ bad_input_setup <- quote({
   writeBin(as.raw(c(0x1f, 0x8b, 0x08, 0x00, 0xff, 0x00, 0x13)), junk)
   empty_file <- file.path(dir, "empty.fq")
   file.create(empty_file)
+  # a custom dorado arrangement and its barcode sequences
+  toml <- file.path(dir, "arrangement.toml")
+  writeLines(c(
+    "[arrangement]", "name = \"MY\"", "kit = \"MY\"",
+    "mask1_front = \"GGTGCTGAAC\"", "mask1_rear = \"CCTTAACCGG\"",
+    "barcode1_pattern = \"MY-BC%02i\"", "first_index = 1", "last_index = 2"
+  ), toml)
+  bc_fasta <- file.path(dir, "barcodes.fasta")
+  writeLines(c(">MY-BC01", "ACGTACGTACGTACGT", ">MY-BC02", "TTGCAATTGCAAGGCC"), bc_fasta)
   guide <- "ACGTACGTACGTACGTACGTNGG"
   hits <- sassy_search(c(chr1 = genome), "ACGTACGTAC", k = 1L, threads = 1L)
   con <- if (requireNamespace("DBI", quietly = TRUE) &&
@@ -373,13 +382,46 @@ bad_input_matrix <- list(
     options = c(ducksassy.threads = NA)
   ),
   sassy_kits = list(
-    args = list()
+    # NULL (rep(NULL, 2), NULL[0]): every source
+    args = list(from = quote(NULL)),
+    ok = list(from = bpparam_ok)
   ),
   sassy_kit = list(
-    args = list(name = quote("SQK-RBK001"), error_rate = quote(0.27), flank_length = quote(16L)),
+    args = list(
+      name = quote("SQK-RBK001"), error_rate = quote(0.27), flank_length = quote(16L),
+      from = quote(NULL)
+    ),
     ok = list(
+      # NULL (rep(NULL, 2), NULL[0]): every source
+      from = bpparam_ok,
       # several kits (the same one twice is one)
       name = "wrong_length",
+      # any number >= 0 of flank letters (more than the flanks have: all)
+      flank_length = c("number", "huge_int", "huge_double", "inf")
+    )
+  ),
+  sassy_detect_kit = list(
+    args = list(
+      paths = quote(fq), n = quote(10L), ends = quote(150L), min_fraction = quote(0.05),
+      error_rate = quote(0.2), threads = quote(1L)
+    ),
+    ok = list(
+      # letters only: the reads themselves; two files are read in order
+      paths = c("string", "long_string", "wrong_length", "matrix"),
+      # all the records
+      n = "huge_int",
+      ends = "huge_int"
+    ),
+    options = c(ducksassy.fastx_batch_bytes = NA, ducksassy.fastx_batch_records = NA)
+  ),
+  sassy_barcodes_dorado = list(
+    args = list(
+      arrangement = quote(toml), sequences = quote(bc_fasta), error_rate = quote(0.27),
+      flank_length = quote(16L)
+    ),
+    ok = list(
+      # a 1 x 1 matrix is one path
+      arrangement = "matrix", sequences = "matrix",
       # any number >= 0 of flank letters (more than the flanks have: all)
       flank_length = c("number", "huge_int", "huge_double", "inf")
     )
@@ -469,6 +511,8 @@ as_assign_row <- function(row, output = NULL) {
   row$args$chimeras <- quote("ignore")
   row$ok$policy <- bpparam_ok
   row$ok$samples <- bpparam_ok
+  # (issue 46) the samples' names: ours (the formals' vector) or dorado's
+  row$args$names <- quote("ducksassy")
   row
 }
 bad_input_matrix$sassy_assign <- as_assign_row(bad_input_matrix$sassy_count)
@@ -506,7 +550,7 @@ bad_input_matrix$sassy_demultiplex_fastx <- list(
     compression_level = quote(2L),
     # (issue 38) NULL: today's single assignment of bare patterns
     policy = quote(NULL), samples = quote(NULL), chimeras = quote("ignore"),
-    reason_files = quote(FALSE)
+    reason_files = quote(FALSE), names = quote("ducksassy")
   ),
   ok = c(search_ok, list(
     # NULL (rep(NULL, 2), NULL[0]): no policy, no sample sheet
@@ -536,5 +580,7 @@ bad_input_matrix$sassy_demultiplex_fastx <- list(
       bz2 = quote(file.path(dir, "{name}.fq.bz2"))
     )
   ),
+  # reason files apply in the both-ends mode only (policy = NULL here)
+  fail = list(reason_files = "true"),
   options = c(ducksassy.fastx_batch_bytes = NA, ducksassy.fastx_batch_records = NA)
 )

@@ -211,7 +211,11 @@ test_that("#23 demultiplexing: bad outputs and patterns are classed errors", {
   fq <- file.path(dir, "r.fastq")
   demux_write_fastq(w$reads, fq)
   expect_error(sassy_demultiplex_fastx(fq, w$bc, output = file.path(dir, "x.fastq")), "\\{name\\}", class = "ducksassy_input_error")
-  expect_error(sassy_demultiplex_fastx(fq, w$bc, output = file.path(dir, "{name}.fq"), mates = fq), "\\{mate\\}", class = "ducksassy_input_error")
+  fq2 <- file.path(dir, "r2.fastq")
+  file.copy(fq, fq2)
+  expect_error(sassy_demultiplex_fastx(fq, w$bc, output = file.path(dir, "{name}.fq"), mates = fq2), "\\{mate\\}", class = "ducksassy_input_error")
+  # the mates are other files than the reads
+  expect_error(sassy_demultiplex_fastx(fq, w$bc, output = file.path(dir, "{name}_{mate}.fq"), mates = fq), "none of `paths`", class = "ducksassy_input_error")
   expect_error(sassy_demultiplex_fastx(fq, w$bc, output = file.path(dir, "{name}_{mate}.fq")), "\\{mate\\}", class = "ducksassy_input_error")
   expect_error(sassy_demultiplex_fastx(fq, c(unassigned = "ACGTACGT"), output = file.path(dir, "{name}.fq")), "unassigned", class = "ducksassy_input_error")
   expect_error(sassy_demultiplex_fastx(fq, c(`a/b` = "ACGTACGT"), output = file.path(dir, "{name}.fq")), class = "ducksassy_input_error")

@@ -11,18 +11,13 @@ use ducksassy_core::fastx::FastxError;
 use ducksassy_core::{Control, CoreError};
 use extendr_api::prelude::*;
 
-/// Demultiplex `paths` (and the mates' files `mates`, `NULL` for single
-/// reads) into `outputs` (and `mate_outputs`). `sample` is the 0-based
-/// output of each pattern, `unassigned` and `ambiguous` the outputs of
-/// those records; `gzip_level` the compression level (1 to 9) of the
-/// outputs named `.gz`; `plan` an assign plan (with its `margin`); `report`
-/// `NULL` or `list(path, output_names, pattern_names)` (a per-read TSV).
-/// `ends` is `NULL`, or the both-ends mode (R's demux_ends_outputs()`$spec`, see
-/// [`ends_spec`]). Returns the records (pairs) written to each output, as
+/// Demultiplex `paths` into the outputs of `demux`, R's
+/// new_demux_spec() (R/plan.R; see [`demux_spec`]): `plan` is an assign plan
+/// (with its `margin`), `read` the reading options, `progress` the progress
+/// callback. Returns the records (pairs) written to each output, as
 /// doubles.
 #[extendr]
-#[allow(clippy::too_many_arguments)]
-fn ds_fastx_demultiplex(paths: Robj, mates: Robj, outputs: Robj, mate_outputs: Robj, sample: Robj, unassigned: i32, ambiguous: i32, trim: bool, gzip_level: i32, plan: Robj, read: Robj, progress: Robj, report: Robj, ends: Robj) -> Robj {
+fn ds_fastx_demultiplex(paths: Robj, plan: Robj, read: Robj, progress: Robj, demux: Robj) -> Robj {
     // a SIGTERM during the run: R removes the folders it created, then
     // raises it again (R's demultiplex_fastx(), the attribute `sigterm`)
     let sigterm = std::cell::Cell::new(false);
@@ -31,20 +26,7 @@ fn ds_fastx_demultiplex(paths: Robj, mates: Robj, outputs: Robj, mate_outputs: R
         let plan = crate::plan::search_plan(&plan)?;
         let read = crate::plan::read_options(&read, plan.threads)?;
         let paths = path_strings(&paths, "paths")?;
-        let mates = if mates.is_null() { None } else { Some(path_strings(&mates, "mates")?) };
-        let outputs = path_strings(&outputs, "output")?;
-        let mate_outputs = if mate_outputs.is_null() { None } else { Some(path_strings(&mate_outputs, "output")?) };
-        let index = |i: i32| usize::try_from(i).map_err(|_| CoreError::Internal("a negative output index".into()));
-        let sample_of_pattern = sample
-            .as_integer_slice()
-            .ok_or_else(|| CoreError::Internal("`sample` is not an integer vector".into()))?
-            .iter()
-            .map(|&i| index(i))
-            .collect::<Result<Vec<_>, _>>()?;
-        let gzip_level = check_gzip_level(gzip_level)?;
-        let report = report_spec(&report)?;
-        let ends = ends_spec(&ends)?;
-        let spec = DemuxSpec { outputs, mate_outputs, sample_of_pattern, unassigned: index(unassigned)?, ambiguous: index(ambiguous)?, margin, trim, gzip_level, report, ends };
+        let (spec, mates) = demux_spec(&demux, margin)?;
         let ctl = Control::new();
         let all: Vec<String> = paths.iter().chain(mates.iter().flatten()).cloned().collect();
         let total = crate::progress::files_size(&all);
@@ -58,6 +40,47 @@ fn ds_fastx_demultiplex(paths: Robj, mates: Robj, outputs: Robj, mate_outputs: R
         let counts = counts?;
         Ok(Doubles::from_values(counts.iter().map(|&c| c as f64)).into())
     })())))
+}
+
+/// The outputs of a run from R's new_demux_spec() list (read by name):
+/// `mates` (`NULL` for single reads), `outputs`, `mate_outputs` (`NULL`),
+/// `sample` (the 0-based output of each pattern), `unassigned` and
+/// `ambiguous` (0-based outputs), `trim`, `gzip_level` (1 to 9, for the
+/// outputs named `.gz`), `report` (`NULL` or `list(path, output_names,
+/// pattern_names)`: a per-read TSV) and `ends` (`NULL`, or the both-ends
+/// mode, see [`ends_spec`]). Returns the spec and the mates' files.
+fn demux_spec(demux: &Robj, margin: i32) -> Result<(DemuxSpec, Option<Vec<String>>), FastxError> {
+    let f = crate::plan::Fields::new(demux, "demultiplexing spec")?;
+    let mates = f.get("mates")?;
+    let mates = if mates.is_null() { None } else { Some(path_strings(mates, "mates")?) };
+    let outputs = path_strings(f.get("outputs")?, "output")?;
+    let mate_outputs = f.get("mate_outputs")?;
+    let mate_outputs = if mate_outputs.is_null() { None } else { Some(path_strings(mate_outputs, "output")?) };
+    let index = |name: &str| -> Result<Vec<usize>, CoreError> {
+        let v = f.whole_numbers_or_null(name)?.ok_or_else(|| CoreError::Internal(format!("the demultiplexing spec's `{name}` is NULL")))?;
+        v.into_iter().map(|i| usize::try_from(i).map_err(|_| CoreError::Internal(format!("a negative output index in `{name}`")))).collect()
+    };
+    let one = |name: &str| -> Result<usize, CoreError> {
+        match index(name)?.as_slice() {
+            [i] => Ok(*i),
+            _ => Err(CoreError::Internal(format!("the demultiplexing spec's `{name}` is not one index"))),
+        }
+    };
+    let gzip_level = f.number("gzip_level")?;
+    let gzip_level = check_gzip_level(if gzip_level.fract() == 0.0 && gzip_level.abs() < 1e6 { gzip_level as i32 } else { -1 })?;
+    let spec = DemuxSpec {
+        outputs,
+        mate_outputs,
+        sample_of_pattern: index("sample")?,
+        unassigned: one("unassigned")?,
+        ambiguous: one("ambiguous")?,
+        margin,
+        trim: f.flag("trim")?,
+        gzip_level,
+        report: report_spec(f.get("report")?)?,
+        ends: ends_spec(f.get("ends")?)?,
+    };
+    Ok((spec, mates))
 }
 
 /// The result, with the attribute `sigterm` (`TRUE`) when one came.

@@ -50,12 +50,13 @@ fn ds_fastx_search(paths: Robj, plan: Robj, read: Robj, progress: Robj) -> Robj 
 }
 
 /// Write the records of `path` with (or, with `invert`, without) a hit to
-/// `output`; see `sassy_filter_fastx()`. `plan` is a contains plan, `read`
-/// the reading options (only the batch sizes are used); `gzip` the
-/// compression level of the output (1 to 9), 0 for a plain output. Returns
+/// the output of `filter`, R's new_filter_spec() (R/plan.R: `output`,
+/// `invert`, `gzip`, the compression level of the output, 1 to 9, or 0 for
+/// a plain output); see `sassy_filter_fastx()`. `plan` is a contains plan,
+/// `read` the reading options (only the batch sizes are used). Returns
 /// `c(read =, written =)` as doubles (files may hold more than 2^31 records).
 #[extendr]
-fn ds_fastx_filter(path: Robj, output: Robj, invert: bool, gzip: i32, plan: Robj, read: Robj, progress: Robj) -> Robj {
+fn ds_fastx_filter(path: Robj, plan: Robj, read: Robj, progress: Robj, filter: Robj) -> Robj {
     crate::guard(|| fastx_result((|| -> Result<Robj, FastxError> {
         let plan = crate::plan::search_plan(&plan)?;
         if plan.mode != Mode::Contains {
@@ -63,7 +64,12 @@ fn ds_fastx_filter(path: Robj, output: Robj, invert: bool, gzip: i32, plan: Robj
         }
         let read = crate::plan::read_options(&read, plan.threads)?;
         let path = one_path(&path, "path")?;
-        let output = one_path(&output, "output")?;
+        let f = crate::plan::Fields::new(&filter, "filter spec")?;
+        let output = one_path(f.get("output")?, "output")?;
+        let invert = f.flag("invert")?;
+        let gzip = f.number("gzip")?;
+        // 0 (a plain output) or a level that check_gzip_level() judges
+        let gzip = if gzip == 0.0 { 0 } else if gzip.fract() == 0.0 && gzip.abs() < 1e6 { gzip as i32 } else { -1 };
         let ctl = Control::new();
         let total = crate::progress::files_size(std::slice::from_ref(&path));
         let mut progress = crate::progress::Progress::new(&progress);

@@ -22,19 +22,19 @@ use extendr_api::prelude::*;
 /// `x` is: a `.Call` argument, for the whole call), so a `Fields` lives no
 /// longer than the borrow of `x`. (extendr's list iterator hands the names
 /// out as `&'static str`; the lifetime narrows that to what is true.)
-struct Fields<'a> {
+pub(crate) struct Fields<'a> {
     what: &'static str,
     fields: Vec<(&'a str, Robj)>,
 }
 
 impl<'a> Fields<'a> {
-    fn new(x: &'a Robj, what: &'static str) -> Result<Self, CoreError> {
+    pub(crate) fn new(x: &'a Robj, what: &'static str) -> Result<Self, CoreError> {
         let list = x.as_list().ok_or_else(|| CoreError::Internal(format!("the {what} is not a list")))?;
         let fields = list.iter().collect();
         Ok(Fields { what, fields })
     }
 
-    fn get(&self, name: &str) -> Result<&Robj, CoreError> {
+    pub(crate) fn get(&self, name: &str) -> Result<&Robj, CoreError> {
         self.fields
             .iter()
             .find(|(n, _)| *n == name)
@@ -53,7 +53,7 @@ impl<'a> Fields<'a> {
     }
 
     /// `TRUE` or `FALSE`.
-    fn flag(&self, name: &str) -> Result<bool, CoreError> {
+    pub(crate) fn flag(&self, name: &str) -> Result<bool, CoreError> {
         let x = self.get(name)?;
         match x.as_logical_slice() {
             Some([b]) if !b.is_na() => Ok(b.is_true()),
@@ -75,7 +75,7 @@ impl<'a> Fields<'a> {
         Ok(Some(v))
     }
 
-    fn number(&self, name: &str) -> Result<f64, CoreError> {
+    pub(crate) fn number(&self, name: &str) -> Result<f64, CoreError> {
         self.number_or_null(name)?.ok_or_else(|| self.bad(name, "one number"))
     }
 
@@ -90,7 +90,7 @@ impl<'a> Fields<'a> {
 
     /// Whole numbers (an integer vector, or doubles with whole values), or
     /// `None` for `NULL`.
-    fn whole_numbers_or_null(&self, name: &str) -> Result<Option<Vec<i64>>, CoreError> {
+    pub(crate) fn whole_numbers_or_null(&self, name: &str) -> Result<Option<Vec<i64>>, CoreError> {
         let x = self.get(name)?;
         if x.is_null() {
             return Ok(None);
