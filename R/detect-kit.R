@@ -45,6 +45,19 @@
 #'    that holds them, dorado's aliases included. Where no kit holds them
 #'    all, the kit that holds the most.
 #'
+#' @section The wrong kit given:
+#' `sassy_assign_fastx()` and `sassy_demultiplex_fastx()` given a set of
+#' [sassy_kit()] first read the first 2,000 records of the first file and
+#' search them for every arrangement's flanks (the first pass above). When
+#' more than half of them carry none of the given kit's sites and are best
+#' explained by one other arrangement, they warn (class
+#' `ducksassy_kit_warning`, with fields `kit`, `detected` and `shares`),
+#' naming that arrangement's largest kit. The check judges flanks, not
+#' barcodes: ONT's kits share barcodes, so a wrong kit still assigns some
+#' reads. It costs about a tenth of a second; `options(ducksassy.kit_check
+#' = FALSE)` turns it off. Sets of [sassy_barcodes()] and
+#' [sassy_barcodes_dorado()] are never checked.
+#'
 #' @param paths FASTA/FASTQ/uBAM files (plain or compressed), read in order
 #'   until `n` records; or the reads themselves: a character vector of
 #'   sequences (every element of IUPAC letters only) or a Biostrings
