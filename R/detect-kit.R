@@ -27,12 +27,13 @@
 #'    of `N` as long as the barcodes between them, are searched in the first
 #'    and last `ends` letters of each read, on both strands, with at most
 #'    `ceiling(error_rate * flank letters)` edits.
-#' 2. Each read goes to the arrangement with the most of its sites found;
-#'    on a tie, to the one with fewer sites (a front-only kit explains a
-#'    read with one site better than a both-ends kit missing its rear), then
-#'    to the lower total cost. An arrangement whose sites include another's
-#'    takes that one's reads when it has at least as many reads itself (a
-#'    both-ends run with truncated reads is one row, not two).
+#' 2. Each read's best explanation is the arrangement with the most of its
+#'    sites found; on a tie, the one with fewer sites (a front-only kit
+#'    explains a read with one site better than a both-ends kit missing its
+#'    rear), then the lower total cost. The arrangement that is the best
+#'    explanation of the most reads takes every read in which it has a site,
+#'    then the next among the reads left, and so on (so a both-ends run with
+#'    truncated reads is one row, not two).
 #' 3. For each arrangement with at least `min_fraction` of the sampled
 #'    reads, the barcodes of all its kits (without flanks, at most 27% of
 #'    their letters wrong, the kits' default rate) are assigned, as
@@ -108,10 +109,7 @@ sassy_detect_kit <- function(paths, n = 10000L, ends = 150L, min_fraction = 0.05
     min_fraction <= 0 || min_fraction > 1) {
     abort_scalar("min_fraction", "a single number in (0, 1]", min_fraction, call)
   }
-  if (!is.numeric(error_rate) || length(error_rate) != 1L || is.na(error_rate) ||
-    error_rate < 0 || error_rate >= 1) {
-    abort_scalar("error_rate", "a single number in [0, 1)", error_rate, call)
-  }
+  error_rate <- check_error_rate(error_rate, call)
   threads <- check_threads(threads, call = call)
   texts <- sample_reads(paths, n, call)
   detect_kit(texts, ends, min_fraction, error_rate, threads)
@@ -119,9 +117,7 @@ sassy_detect_kit <- function(paths, n = 10000L, ends = 150L, min_fraction = 0.05
 
 # A whole number >= `lowest` (integer-valued doubles up to 2^31 - 1).
 check_whole_arg <- function(x, arg, lowest, call) {
-  ok <- (is.integer(x) || is.double(x)) && length(x) == 1L && !is.na(x) &&
-    is.finite(x) && x == trunc(x) && x >= lowest && x <= .Machine$integer.max
-  if (!ok) {
+  if (!is_whole_scalar(x) || x < lowest || x > .Machine$integer.max) {
     abort_scalar(arg, paste0("a single whole number >= ", lowest), x, call)
   }
   as.integer(x)
